@@ -1,0 +1,6 @@
+//! Independent checks of verdicts. Nothing here calls engine code: traces are
+//! replayed by simulating the model as read from its file, and proofs are
+//! re-derived with a separate, eager encoding on a different SAT backend.
+
+pub mod kinduction;
+pub mod replay;

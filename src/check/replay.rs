@@ -1,0 +1,128 @@
+//! Replays an AIGER witness by three-valued simulation of the file as read.
+//!
+//! `x` inputs and uninitialised `x` latches stay unknown, so a property
+//! counts as reached only if it is 1 under every completion of the `x`s,
+//! and constraints must be 1 (not unknown) in every step up to that point.
+
+use crate::formats::aiger::{Aiger, Reset};
+
+const ZERO: u8 = 0;
+const ONE: u8 = 1;
+const UNKNOWN: u8 = 2;
+
+fn from_bit(b: Option<bool>) -> u8 {
+    match b {
+        Some(false) => ZERO,
+        Some(true) => ONE,
+        None => UNKNOWN,
+    }
+}
+
+/// What a replay found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// Watched bad properties that are 1 at `step` (0-based), the first step
+    /// where any is, with all constraints holding in steps `0..=step`.
+    Reached {
+        /// The step.
+        step: usize,
+        /// The properties that are 1 there.
+        properties: Vec<usize>,
+    },
+    /// No bad property is reached; the reason says what happened.
+    NotReached(String),
+}
+
+/// Simulates `aiger` from `init` under `inputs` until one of the bad
+/// properties `watched` (indices into [`Aiger::bad_properties`]) is 1.
+pub fn replay(
+    aiger: &Aiger,
+    watched: &[usize],
+    init: &[Option<bool>],
+    inputs: &[Vec<Option<bool>>],
+) -> Replay {
+    let bad = aiger.bad_properties();
+    if let Some(&p) = watched.iter().find(|&&p| p >= bad.len()) {
+        return Replay::NotReached(format!("the model has no bad property b{p}"));
+    }
+    if init.len() != aiger.latches.len() {
+        return Replay::NotReached(format!(
+            "the witness gives {} latch values for {} latches",
+            init.len(),
+            aiger.latches.len()
+        ));
+    }
+    let order = aiger.topological_ands();
+    let mut value = vec![ZERO; aiger.maxvar as usize + 1];
+    let mut state = Vec::with_capacity(init.len());
+    for (k, (latch, &bit)) in aiger.latches.iter().zip(init).enumerate() {
+        let reset = match latch.reset {
+            Reset::Zero => ZERO,
+            Reset::One => ONE,
+            Reset::Uninitialized => UNKNOWN,
+        };
+        let v = from_bit(bit);
+        if reset != UNKNOWN && v != UNKNOWN && v != reset {
+            return Replay::NotReached(format!(
+                "latch {k} resets to {reset} but the witness starts it at {v}"
+            ));
+        }
+        state.push(if v == UNKNOWN { reset } else { v });
+    }
+    let lit = |value: &[u8], l: u32| -> u8 {
+        let v = value[(l >> 1) as usize];
+        if v == UNKNOWN {
+            UNKNOWN
+        } else {
+            v ^ (l & 1) as u8
+        }
+    };
+    for (step, vector) in inputs.iter().enumerate() {
+        if vector.len() != aiger.inputs.len() {
+            return Replay::NotReached(format!(
+                "step {step} gives {} input values for {} inputs",
+                vector.len(),
+                aiger.inputs.len()
+            ));
+        }
+        for (&i, &bit) in aiger.inputs.iter().zip(vector) {
+            value[(i >> 1) as usize] = from_bit(bit);
+        }
+        for (latch, &v) in aiger.latches.iter().zip(&state) {
+            value[(latch.lit >> 1) as usize] = v;
+        }
+        for &g in &order {
+            let g = aiger.ands[g];
+            let (a, b) = (lit(&value, g.rhs0), lit(&value, g.rhs1));
+            value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
+                ZERO
+            } else if a == ONE && b == ONE {
+                ONE
+            } else {
+                UNKNOWN
+            };
+        }
+        for (c, &l) in aiger.constraints.iter().enumerate() {
+            match lit(&value, l) {
+                ONE => {}
+                ZERO => return Replay::NotReached(format!("constraint {c} fails at step {step}")),
+                _ => {
+                    return Replay::NotReached(format!(
+                        "constraint {c} is undetermined at step {step} (x values)"
+                    ))
+                }
+            }
+        }
+        let reached: Vec<usize> = (watched.iter().copied())
+            .filter(|&p| lit(&value, bad[p]) == ONE)
+            .collect();
+        if !reached.is_empty() {
+            return Replay::Reached {
+                step,
+                properties: reached,
+            };
+        }
+        state = aiger.latches.iter().map(|l| lit(&value, l.next)).collect();
+    }
+    Replay::NotReached(format!("no watched bad property is 1 in {} steps", inputs.len()))
+}

@@ -1,0 +1,90 @@
+//! Command-line arguments (clap derive). Converted into engine options in
+//! `check.rs`; no engine depends on these types.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// invar: model checking of AIGER circuits (BMC, k-induction) with checked verdicts.
+#[derive(Parser, Debug)]
+#[command(name = "invar", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Decide the safety properties of a model and print the verdict.
+    ///
+    /// Exit code: 10 unsafe, 20 safe, 0 unknown, 1 error.
+    Check(CheckArgs),
+    /// Replay a witness on a model and say whether and where it reaches a bad state.
+    ///
+    /// Exit code: 0 the witness reaches its bad state, 3 it does not, 1 error.
+    Sim {
+        /// The model (.aag or .aig).
+        model: PathBuf,
+        /// The witness in HWMCC/aigsim format.
+        witness: PathBuf,
+    },
+    /// Convert between model formats, chosen by the file extensions (.aag, .aig).
+    Convert {
+        /// The input model.
+        input: PathBuf,
+        /// The output file.
+        output: PathBuf,
+    },
+    /// Print the sizes of a model and of each property's cone of influence.
+    Info {
+        /// The model.
+        file: PathBuf,
+    },
+}
+
+/// Which engine `check` runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Bounded model checking: finds counterexamples, never proves.
+    Bmc,
+    /// k-induction: finds counterexamples and proves.
+    Kind,
+    /// BMC and k-induction in parallel; the first verdict wins.
+    Auto,
+}
+
+/// Which SAT backend engines use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SatArg {
+    Cadical,
+    Minisat,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The model (.aag or .aig).
+    pub file: PathBuf,
+    /// The engine.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineArg,
+    /// Check only bad property N (default: all, as one disjunction).
+    #[arg(long, value_name = "N")]
+    pub property: Option<usize>,
+    /// Give up after this many seconds and answer unknown.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Unroll at most to step K (BMC depth, k-induction bound).
+    #[arg(long, value_name = "K")]
+    pub max_k: Option<usize>,
+    /// k-induction: require pairwise distinct states in the step case.
+    #[arg(long)]
+    pub simple_path: bool,
+    /// The SAT backend of the engines (verdicts are checked with the other one).
+    #[arg(long, value_enum, default_value = "cadical")]
+    pub sat: SatArg,
+    /// Progress and statistics on stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print the result as one JSON object instead of the HWMCC format.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,250 @@
+//! `invar check`: read, reduce, run an engine, validate the verdict, print it.
+//!
+//! No verdict is printed before it is validated: a counterexample must replay
+//! on the model as read from its file, and a proof must be re-derived by the
+//! independent checker on the other SAT backend. A failed validation is an
+//! internal error (exit 1), never a verdict.
+
+use super::args::{CheckArgs, EngineArg, SatArg};
+use super::json::JsonObject;
+use super::{print_verdict, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use invar::check::{kinduction, replay};
+use invar::engines::kind::KindOptions;
+use invar::engines::portfolio::EngineFn;
+use invar::engines::{bmc, kind, portfolio, Limits, Outcome, Proof, Verdict};
+use invar::formats::aiger::{self, Aiger};
+use invar::formats::witness::write_aiger_witness;
+use invar::ir::aig::Lit;
+use invar::ir::coi::cone_of_influence;
+use invar::sat::Backend;
+use invar::util::budget::Budget;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Grace after the deadline before the watchdog answers unknown on its own.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(800);
+
+pub fn run(args: &CheckArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let budget = match args.timeout {
+        Some(t) if t.is_finite() && t > 0.0 => Budget::with_timeout(Duration::from_secs_f64(t)),
+        Some(t) => return Err(format!("--timeout must be a positive number of seconds, not {t}")),
+        None => Budget::unlimited(),
+    };
+    let props_line = Arc::new(Mutex::new(String::from("b0")));
+    if let Some(deadline) = budget.deadline() {
+        start_watchdog(deadline + WATCHDOG_GRACE, props_line.clone(), args.json);
+    }
+    let aiger = aiger::read_file(&args.file).map_err(|e| e.to_string())?;
+    let full = aiger.to_aig();
+    let file = args.file.display().to_string();
+    let props = select_properties(&aiger, args.property, &file)?;
+    *props_line.lock().unwrap_or_else(|e| e.into_inner()) = props_text(&props);
+    if props.is_empty() {
+        let reason = "justice properties are not supported yet";
+        return Ok(report_unknown(args, &file, &props, reason, None, start));
+    }
+    let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+    let (reduced, restore) = cone_of_influence(&full, &bad);
+    if args.verbose {
+        eprintln!(
+            "invar: {file}: {} inputs, {} latches, {} ands; cone of {}: {} inputs, {} latches, {} ands",
+            full.inputs.len(),
+            full.latches.len(),
+            full.num_ands(),
+            props_text(&props),
+            reduced.inputs.len(),
+            reduced.latches.len(),
+            reduced.num_ands()
+        );
+    }
+    let backend = match args.sat {
+        SatArg::Cadical => Backend::Cadical,
+        SatArg::Minisat => Backend::Minisat,
+    };
+    let limits = Limits {
+        max_depth: args.max_k,
+        budget: budget.clone(),
+        backend,
+    };
+    let outcome = run_engine(args, &reduced, &limits);
+    if args.verbose {
+        let s = &outcome.stats;
+        eprintln!(
+            "invar: engine {}: depth {}, {} SAT calls ({} sat, {} unsat) in {:.3}s, engine time {:.3}s",
+            outcome.engine,
+            s.depth,
+            s.sat.calls,
+            s.sat.sat,
+            s.sat.unsat,
+            s.sat.time.as_secs_f64(),
+            s.time.as_secs_f64()
+        );
+    }
+    match &outcome.verdict {
+        Verdict::Unsafe(trace) => {
+            let trace = restore.trace(trace);
+            let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+            let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+                .map(|v| v.iter().map(|&b| Some(b)).collect())
+                .collect();
+            match replay::replay(&aiger, &props, &init, &inputs) {
+                replay::Replay::Reached { step, properties } if step + 1 == trace.len() => {
+                    let witness = write_aiger_witness(&properties, &trace);
+                    if args.verbose {
+                        eprintln!("invar: counterexample of {} steps replays on {file}", trace.len());
+                    }
+                    let text = if args.json {
+                        let mut o = summary(&file, "unsafe", &properties, &outcome, start);
+                        o.number("steps", trace.len()).string("witness", &witness);
+                        o.finish()
+                    } else {
+                        witness
+                    };
+                    print_verdict(&text);
+                    Ok(EXIT_UNSAFE)
+                }
+                other => Err(format!(
+                    "internal error: the {} engine's counterexample does not replay ({other:?}); no verdict",
+                    outcome.engine
+                )),
+            }
+        }
+        Verdict::Safe(proof) => {
+            let check_budget = Budget::with_timeout(match budget.deadline() {
+                Some(d) => d.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE / 2,
+                None => Duration::from_secs(u32::MAX as u64),
+            });
+            let Proof::KInduction { k, simple_path } = *proof;
+            match kinduction::check(&full, &bad, k, simple_path, backend.other(), &check_budget) {
+                Ok(()) => {
+                    if args.verbose {
+                        eprintln!(
+                            "invar: {k}-induction proof{} checked with {}",
+                            if simple_path { " (simple path)" } else { "" },
+                            backend.other().name()
+                        );
+                    }
+                    let text = if args.json {
+                        let mut o = summary(&file, "safe", &props, &outcome, start);
+                        o.number("k", k).boolean("simple_path", simple_path);
+                        o.finish()
+                    } else {
+                        format!("0\n{}\n.\n", props_text(&props))
+                    };
+                    print_verdict(&text);
+                    Ok(EXIT_SAFE)
+                }
+                Err(e) if check_budget.expired() => {
+                    let reason = format!("the proof could not be checked in time: {e}");
+                    Ok(report_unknown(args, &file, &props, &reason, Some(&outcome), start))
+                }
+                Err(e) => Err(format!(
+                    "internal error: the {} engine's proof does not check: {e}; no verdict",
+                    outcome.engine
+                )),
+            }
+        }
+        Verdict::Unknown(reason) => Ok(report_unknown(args, &file, &props, reason, Some(&outcome), start)),
+    }
+}
+
+fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits) -> Outcome {
+    let kind_options = KindOptions {
+        limits: limits.clone(),
+        simple_path: args.simple_path,
+    };
+    match args.engine {
+        EngineArg::Bmc => bmc::check(aig, limits),
+        EngineArg::Kind => kind::check(aig, &kind_options),
+        EngineArg::Auto => {
+            let engines: Vec<EngineFn> = vec![
+                Box::new(|aig| bmc::check(aig, limits)),
+                Box::new(move |aig| kind::check(aig, &kind_options)),
+            ];
+            portfolio::run(aig, &limits.budget, engines)
+        }
+    }
+}
+
+/// The bad properties to check: the one asked for, or all of them.
+fn select_properties(aiger: &Aiger, property: Option<usize>, file: &str) -> Result<Vec<usize>, String> {
+    let count = aiger.bad_properties().len();
+    match property {
+        Some(p) if p < count => Ok(vec![p]),
+        Some(p) => Err(format!("{file}: --property {p} is out of range: the model has {count} bad properties")),
+        None if count == 0 && aiger.justice.is_empty() => {
+            Err(format!("{file}: the model has no property to check (no bad, justice or output)"))
+        }
+        None => Ok((0..count).collect()),
+    }
+}
+
+fn props_text(props: &[usize]) -> String {
+    if props.is_empty() {
+        return "j0".to_string();
+    }
+    props.iter().map(|p| format!("b{p}")).collect()
+}
+
+fn summary(file: &str, verdict: &str, props: &[usize], outcome: &Outcome, start: Instant) -> JsonObject {
+    let mut o = JsonObject::default();
+    o.string("file", file)
+        .string("verdict", verdict)
+        .numbers("properties", props)
+        .string("engine", outcome.engine)
+        .number("depth", outcome.stats.depth)
+        .number("sat_calls", outcome.stats.sat.calls)
+        .number("sat_time", format!("{:.3}", outcome.stats.sat.time.as_secs_f64()))
+        .number("time", format!("{:.3}", start.elapsed().as_secs_f64()));
+    o
+}
+
+fn report_unknown(
+    args: &CheckArgs,
+    file: &str,
+    props: &[usize],
+    reason: &str,
+    outcome: Option<&Outcome>,
+    start: Instant,
+) -> i32 {
+    if args.verbose || outcome.is_none() {
+        eprintln!("invar: unknown: {reason}");
+    }
+    let text = if args.json {
+        let mut o = match outcome {
+            Some(outcome) => summary(file, "unknown", props, outcome, start),
+            None => {
+                let mut o = JsonObject::default();
+                o.string("file", file).string("verdict", "unknown");
+                o
+            }
+        };
+        o.string("reason", reason);
+        o.finish()
+    } else {
+        format!("2\n{}\n.\n", props_text(props))
+    };
+    print_verdict(&text);
+    EXIT_UNKNOWN
+}
+
+/// Answers unknown and exits if the run is still going `at`: the engines poll
+/// their budget, but parsing or a long solver call must not hold the verdict.
+fn start_watchdog(at: Instant, props_line: Arc<Mutex<String>>, json: bool) {
+    std::thread::spawn(move || {
+        std::thread::sleep(at.saturating_duration_since(Instant::now()));
+        let props = props_line.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let text = if json {
+            let mut o = JsonObject::default();
+            o.string("verdict", "unknown").string("reason", "time limit reached");
+            o.finish()
+        } else {
+            format!("2\n{props}\n.\n")
+        };
+        if print_verdict(&text) {
+            eprintln!("invar: time limit reached");
+            std::process::exit(EXIT_UNKNOWN);
+        }
+    });
+}

@@ -1,0 +1,71 @@
+//! The binary's front end: parses arguments, runs commands, renders results
+//! and maps them to exit codes. The only module that prints.
+//!
+//! Exit codes: 10 unsafe, 20 safe, 0 unknown (and success of other
+//! commands), 1 error, 3 a witness that does not replay (`sim`).
+
+mod args;
+mod check;
+mod json;
+mod tools;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::io::Write;
+use std::sync::Mutex;
+
+/// Exit code for an UNSAFE verdict.
+pub const EXIT_UNSAFE: i32 = 10;
+/// Exit code for a SAFE verdict.
+pub const EXIT_SAFE: i32 = 20;
+/// Exit code for an unknown verdict or plain success.
+pub const EXIT_UNKNOWN: i32 = 0;
+/// Exit code for errors: bad input, bad usage, failed internal checks.
+pub const EXIT_ERROR: i32 = 1;
+/// Exit code of `sim` when the witness does not reach its bad state.
+pub const EXIT_REJECTED: i32 = 3;
+
+/// Guards the verdict on stdout: whoever prints first (the command or the
+/// timeout watchdog) is the only one that prints.
+static VERDICT_PRINTED: Mutex<bool> = Mutex::new(false);
+
+/// Prints `text` as the run's verdict unless one was printed already.
+/// Returns whether this call printed.
+fn print_verdict(text: &str) -> bool {
+    let mut printed = VERDICT_PRINTED.lock().unwrap_or_else(|e| e.into_inner());
+    if *printed {
+        return false;
+    }
+    *printed = true;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    true
+}
+
+/// Parses the command line and runs it; returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => EXIT_ERROR,
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Sim { model, witness } => tools::sim(&model, &witness),
+        Command::Convert { input, output } => tools::convert(&input, &output),
+        Command::Info { file } => tools::info(&file),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("invar: {message}");
+            EXIT_ERROR
+        }
+    }
+}

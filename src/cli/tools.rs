@@ -1,0 +1,93 @@
+//! `invar sim`, `invar convert` and `invar info`.
+
+use super::{EXIT_REJECTED, EXIT_UNKNOWN};
+use invar::check::replay::{replay, Replay};
+use invar::formats::aiger::{self, PropertyKind};
+use invar::formats::witness::parse_aiger_witness;
+use invar::ir::coi::cone_of_influence;
+use std::path::Path;
+
+/// Replays a witness; exit 0 if it reaches every bad property it names.
+pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
+    let aiger = aiger::read_file(model).map_err(|e| e.to_string())?;
+    let name = witness.display().to_string();
+    let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let w = parse_aiger_witness(&name, &text, aiger.latches.len(), aiger.inputs.len())
+        .map_err(|e| e.to_string())?;
+    let mut watched = Vec::new();
+    for &(kind, index) in &w.properties {
+        match kind {
+            PropertyKind::Bad if index < aiger.bad_properties().len() => watched.push(index),
+            PropertyKind::Bad => {
+                return Err(format!("{name}: the witness names b{index}, but the model has no such property"))
+            }
+            PropertyKind::Justice => return Err(format!("{name}: justice witnesses (j{index}) are not supported yet")),
+        }
+    }
+    let mut all_ok = true;
+    for &p in &watched {
+        match replay(&aiger, &[p], &w.init, &w.inputs) {
+            Replay::Reached { step, .. } => {
+                println!("b{p}: reached at step {step} of {}", w.inputs.len());
+            }
+            Replay::NotReached(reason) => {
+                println!("b{p}: not reached: {reason}");
+                all_ok = false;
+            }
+        }
+    }
+    Ok(if all_ok { EXIT_UNKNOWN } else { EXIT_REJECTED })
+}
+
+/// Converts between `.aag` and `.aig`, keeping symbols and comments.
+pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
+    let aiger = aiger::read_file(input).map_err(|e| e.to_string())?;
+    let bytes = match output.extension().and_then(|e| e.to_str()) {
+        Some("aag") => aiger::write_ascii(&aiger),
+        Some("aig") => aiger::write_binary(&aiger),
+        _ => {
+            return Err(format!(
+                "{}: unknown output format; expected a .aag or .aig extension",
+                output.display()
+            ))
+        }
+    };
+    std::fs::write(output, bytes).map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    Ok(EXIT_UNKNOWN)
+}
+
+/// Prints the header counts and each bad property's cone size.
+pub fn info(file: &Path) -> Result<i32, String> {
+    let aiger = aiger::read_file(file).map_err(|e| e.to_string())?;
+    println!("file         {}", file.display());
+    println!("maxvar       {}", aiger.maxvar);
+    println!("inputs       {}", aiger.inputs.len());
+    println!("latches      {}", aiger.latches.len());
+    println!("outputs      {}", aiger.outputs.len());
+    println!("ands         {}", aiger.ands.len());
+    println!("bad          {}", aiger.bad.len());
+    println!("constraints  {}", aiger.constraints.len());
+    println!("justice      {}", aiger.justice.len());
+    println!("fairness     {}", aiger.fairness.len());
+    println!("symbols      {}", aiger.symbols.len());
+    println!("comments     {}", aiger.comments.len());
+    let aig = aiger.to_aig();
+    println!("strashed     {} ands", aig.num_ands());
+    if aiger.bad.is_empty() && !aiger.outputs.is_empty() && aiger.justice.is_empty() {
+        println!("(no bad section: outputs are the bad properties)");
+    }
+    for (p, &lit) in aig.bad.iter().enumerate() {
+        let (cone, _) = cone_of_influence(&aig, &[lit]);
+        println!(
+            "b{p:<11} cone: {} inputs, {} latches, {} ands{}",
+            cone.inputs.len(),
+            cone.latches.len(),
+            cone.num_ands(),
+            aiger
+                .symbol(aiger::SymbolKind::Bad, p)
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default()
+        );
+    }
+    Ok(EXIT_UNKNOWN)
+}

@@ -1,0 +1,154 @@
+//! k-induction with an incremental base case and an incremental step case.
+//!
+//! Iteration k first asks the base case (BMC) for a counterexample of k+1
+//! steps, then asks the step case whether k+1 consecutive good steps can be
+//! followed by a bad one:
+//!
+//! ```text
+//! C(s0) ∧ ¬bad(s0) ∧ T(s0,s1) ∧ … ∧ C(sk) ∧ ¬bad(sk) ∧ T(sk,sk+1) ∧ C(sk+1) ∧ bad(sk+1)
+//! ```
+//!
+//! with no initial-state constraint. UNSAT proves the property (k+1-inductive).
+//! With `simple_path`, the states of the window must be pairwise distinct,
+//! which makes the method complete for finite systems: a shortest
+//! counterexample visits distinct states, and its last k+2 states satisfy the
+//! window. Constraints hold in every frame because every counterexample keeps
+//! them in every step. Sheeran, Singh, Stålmarck, "Checking safety properties
+//! using induction and a SAT-solver", FMCAD 2000.
+
+use super::bmc::{Bmc, Step};
+use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
+use crate::ir::aig::Aig;
+use crate::sat::tseitin::Unroller;
+use crate::sat::{Lit, SolveResult, Solver};
+use std::time::Instant;
+
+/// Options of k-induction.
+#[derive(Clone, Debug, Default)]
+pub struct KindOptions {
+    /// Shared limits; `max_depth` bounds k.
+    pub limits: Limits,
+    /// Require pairwise distinct states in the step case.
+    pub simple_path: bool,
+}
+
+/// The step case: a window of frames with no initial states.
+pub struct StepCase<'a> {
+    solver: Box<dyn Solver>,
+    unroller: Unroller<'a>,
+    simple_path: bool,
+    /// Frames of the window so far (frame indices 0..frames).
+    frames: usize,
+}
+
+impl<'a> StepCase<'a> {
+    /// An empty window over `aig`.
+    pub fn new(aig: &'a Aig, limits: &Limits, simple_path: bool) -> StepCase<'a> {
+        let mut solver = limits.backend.create(limits.budget.clone());
+        let unroller = Unroller::new(aig, solver.as_mut(), false);
+        StepCase {
+            solver,
+            unroller,
+            simple_path,
+            frames: 0,
+        }
+    }
+
+    fn add_frame(&mut self) {
+        let k = self.frames;
+        let aig = self.unroller.aig();
+        let solver = self.solver.as_mut();
+        for &c in &aig.constraints {
+            let lit = self.unroller.encode(solver, c, k);
+            solver.add_clause(&[lit]);
+        }
+        if self.simple_path {
+            for earlier in 0..k {
+                self.distinct(earlier, k);
+            }
+        }
+        self.frames += 1;
+    }
+
+    /// Requires the states of frames `i` and `j` to differ in some latch.
+    fn distinct(&mut self, i: usize, j: usize) {
+        let solver = self.solver.as_mut();
+        let mut some_differs = Vec::new();
+        for l in 0..self.unroller.aig().latches.len() {
+            let a = self.unroller.latch_lit(solver, l, i);
+            let b = self.unroller.latch_lit(solver, l, j);
+            if a == b {
+                continue;
+            }
+            if a == !b {
+                return;
+            }
+            let d = solver.new_var();
+            solver.add_clause(&[!d, a, b]);
+            solver.add_clause(&[!d, !a, !b]);
+            some_differs.push(d);
+        }
+        solver.add_clause(&some_differs);
+    }
+
+    /// Whether bad can follow `k + 1` good steps; `Unsat` proves (k+1)-induction.
+    pub fn check(&mut self, k: usize) -> SolveResult {
+        while self.frames < k + 2 {
+            if self.frames > 0 {
+                // The frame before the new last one is now inside the window.
+                let aig = self.unroller.aig();
+                let good = self.unroller.encode(self.solver.as_mut(), aig.bad[0], self.frames - 1);
+                self.solver.add_clause(&[!good]);
+            }
+            self.add_frame();
+        }
+        let aig = self.unroller.aig();
+        let bad: Lit = self.unroller.encode(self.solver.as_mut(), aig.bad[0], k + 1);
+        self.solver.solve(&[bad])
+    }
+
+    /// The solver's counters.
+    pub fn sat_stats(&self) -> &crate::sat::SatStats {
+        self.solver.stats()
+    }
+}
+
+/// Runs k-induction until a proof, a counterexample, the bound or the budget.
+pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
+    let start = Instant::now();
+    let limits = &options.limits;
+    let mut base = Bmc::new(aig, limits);
+    let mut step = StepCase::new(aig, limits, options.simple_path);
+    let mut k = 0;
+    let verdict = loop {
+        if limits.max_depth.is_some_and(|m| k > m) {
+            break Verdict::Unknown(format!("not proved up to k = {}", k));
+        }
+        match base.step() {
+            Step::Counterexample(trace) => break Verdict::Unsafe(trace),
+            Step::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
+            Step::Clear => {}
+        }
+        match step.check(k) {
+            SolveResult::Unsat => {
+                break Verdict::Safe(Proof::KInduction {
+                    k: k + 1,
+                    simple_path: options.simple_path,
+                })
+            }
+            SolveResult::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
+            SolveResult::Sat => k += 1,
+        }
+    };
+    let mut sat = base.sat_stats().clone();
+    sat += step.sat_stats();
+    Outcome {
+        verdict,
+        engine: "kind",
+        stats: Stats {
+            depth: base.next_depth(),
+            sat,
+            time: start.elapsed(),
+        },
+    }
+}

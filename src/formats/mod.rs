@@ -1,0 +1,51 @@
+//! Readers and writers of model and witness files. Nothing here depends on an engine.
+
+pub mod aiger;
+pub mod witness;
+
+use std::fmt;
+
+/// Where in a file a problem was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A 1-based line number in a text section.
+    Line(usize),
+    /// A 0-based byte offset in a binary section.
+    Byte(usize),
+    /// The file as a whole.
+    File,
+}
+
+/// A malformed input: the file, the place, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The file name as given by the user.
+    pub file: String,
+    /// Where the problem is.
+    pub location: Location,
+    /// What was wrong or expected.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at `location` of `file`.
+    pub fn new(file: &str, location: Location, message: impl Into<String>) -> ParseError {
+        ParseError {
+            file: file.to_string(),
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location {
+            Location::Line(l) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            Location::Byte(b) => write!(f, "{}: byte {}: {}", self.file, b, self.message),
+            Location::File => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}

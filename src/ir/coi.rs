@@ -1,0 +1,144 @@
+//! Cone of influence: the part of a circuit that can affect chosen properties.
+//!
+//! The reduced circuit keeps every invariant constraint (a constraint outside
+//! the property's cone can still cut paths short) and maps its traces back to
+//! the positions of the original inputs and latches through [`Restore`].
+
+use super::aig::{Aig, Lit, Node, Var};
+use super::trace::Trace;
+
+/// Maps positions of a reduced circuit back to the circuit it came from.
+#[derive(Clone, Debug)]
+pub struct Restore {
+    /// Original position of each input of the reduced circuit.
+    pub inputs: Vec<usize>,
+    /// Original position of each latch of the reduced circuit.
+    pub latches: Vec<usize>,
+    /// Initial values of the original latches (for those outside the cone).
+    original_init: Vec<Option<bool>>,
+    original_inputs: usize,
+}
+
+impl Restore {
+    /// Lifts a trace of the reduced circuit to the original circuit.
+    ///
+    /// Inputs outside the cone are set to 0; latches outside the cone start at
+    /// their reset value, or 0 when uninitialised. Neither can change whether
+    /// the property is violated.
+    pub fn trace(&self, reduced: &Trace) -> Trace {
+        let mut init: Vec<bool> = self
+            .original_init
+            .iter()
+            .map(|v| v.unwrap_or(false))
+            .collect();
+        for (pos, &orig) in self.latches.iter().enumerate() {
+            init[orig] = reduced.init[pos];
+        }
+        let inputs = reduced
+            .inputs
+            .iter()
+            .map(|step| {
+                let mut full = vec![false; self.original_inputs];
+                for (pos, &orig) in self.inputs.iter().enumerate() {
+                    full[orig] = step[pos];
+                }
+                full
+            })
+            .collect();
+        Trace { init, inputs }
+    }
+}
+
+/// The circuit reduced to the cone of `bad` and of all constraints.
+///
+/// The reduced circuit has exactly one bad property, the disjunction of `bad`,
+/// no justice and no fairness parts.
+pub fn cone_of_influence(aig: &Aig, bad: &[Lit]) -> (Aig, Restore) {
+    let marked = mark_cone(aig, bad.iter().chain(&aig.constraints).copied());
+    let mut reduced = Aig::new();
+    let mut map = vec![Lit::FALSE; aig.num_nodes()];
+    let mut restore = Restore {
+        inputs: Vec::new(),
+        latches: Vec::new(),
+        original_init: aig.latches.iter().map(|l| l.init).collect(),
+        original_inputs: aig.inputs.len(),
+    };
+    for (pos, &var) in aig.inputs.iter().enumerate() {
+        if marked[var.0 as usize] {
+            map[var.0 as usize] = reduced.add_input();
+            restore.inputs.push(pos);
+        }
+    }
+    for (pos, latch) in aig.latches.iter().enumerate() {
+        if marked[latch.var.0 as usize] {
+            map[latch.var.0 as usize] = reduced.add_latch(latch.init);
+            restore.latches.push(pos);
+        }
+    }
+    let lookup = |map: &[Lit], l: Lit| map[l.var().0 as usize].xor(l.is_negated());
+    for (v, node) in aig.nodes().iter().enumerate() {
+        if let Node::And(a, b) = *node {
+            if marked[v] {
+                map[v] = reduced.and(lookup(&map, a), lookup(&map, b));
+            }
+        }
+    }
+    for (new_pos, &orig) in restore.latches.iter().enumerate() {
+        let next = lookup(&map, aig.latches[orig].next);
+        reduced.set_next(new_pos, next);
+    }
+    reduced.constraints = aig.constraints.iter().map(|&c| lookup(&map, c)).collect();
+    let bads: Vec<Lit> = bad.iter().map(|&b| lookup(&map, b)).collect();
+    let bad = reduced.or_all(&bads);
+    reduced.bad = vec![bad];
+    (reduced, restore)
+}
+
+/// Marks every node in the transitive fan-in of `roots`, through latches.
+pub fn mark_cone(aig: &Aig, roots: impl Iterator<Item = Lit>) -> Vec<bool> {
+    let mut marked = vec![false; aig.num_nodes()];
+    let mut stack: Vec<Var> = roots.map(Lit::var).collect();
+    while let Some(var) = stack.pop() {
+        if std::mem::replace(&mut marked[var.0 as usize], true) {
+            continue;
+        }
+        match aig.node(var) {
+            Node::False | Node::Input(_) => {}
+            Node::Latch(i) => stack.push(aig.latches[i as usize].next.var()),
+            Node::And(a, b) => {
+                stack.push(a.var());
+                stack.push(b.var());
+            }
+        }
+    }
+    marked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cone_drops_unrelated_logic_and_restores_positions() {
+        let mut aig = Aig::new();
+        let _unused_in = aig.add_input();
+        let x = aig.add_input();
+        let unrelated = aig.add_latch(Some(true));
+        let l = aig.add_latch(None);
+        aig.set_next(0, !unrelated);
+        let nx = aig.and(l, x);
+        aig.set_next(1, nx);
+        aig.bad.push(l);
+        let (reduced, restore) = cone_of_influence(&aig, &[l]);
+        assert_eq!(reduced.inputs.len(), 1);
+        assert_eq!(reduced.latches.len(), 1);
+        assert_eq!(restore.inputs, vec![1]);
+        assert_eq!(restore.latches, vec![1]);
+        let t = restore.trace(&Trace {
+            init: vec![true],
+            inputs: vec![vec![true]],
+        });
+        assert_eq!(t.init, vec![true, true]);
+        assert_eq!(t.inputs, vec![vec![false, true]]);
+    }
+}

@@ -1,0 +1,5 @@
+//! Intermediate representations shared by front ends and engines.
+
+pub mod aig;
+pub mod coi;
+pub mod trace;

@@ -1,0 +1,13 @@
+//! invar: a model checking toolkit.
+//!
+//! Data flow: [`formats`] read models into the IR ([`ir`]); [`engines`] decide
+//! properties with the [`sat`] layer; [`check`] validates every verdict
+//! independently of the engine that produced it. Only the `invar` binary
+//! prints. See `docs/ARCHITECTURE.md`.
+
+pub mod check;
+pub mod engines;
+pub mod formats;
+pub mod ir;
+pub mod sat;
+pub mod util;

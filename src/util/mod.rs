@@ -1,0 +1,4 @@
+//! Small shared utilities.
+
+pub mod budget;
+pub mod rng;
