@@ -8,7 +8,9 @@ use invar::util::rng::Rng;
 use std::path::{Path, PathBuf};
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("formats/aiger").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("formats/aiger")
+        .join(name)
 }
 
 fn read(name: &str) -> Aiger {
@@ -18,7 +20,10 @@ fn read(name: &str) -> Aiger {
 #[test]
 fn reads_header_inputs_and_gates() {
     let a = read("and.aag");
-    assert_eq!((a.maxvar, a.inputs.clone(), a.outputs.clone()), (3, vec![2, 4], vec![6]));
+    assert_eq!(
+        (a.maxvar, a.inputs.clone(), a.outputs.clone()),
+        (3, vec![2, 4], vec![6])
+    );
     assert_eq!(a.ands.len(), 1);
     assert_eq!((a.ands[0].lhs, a.ands[0].rhs0, a.ands[0].rhs1), (6, 2, 4));
     // B = 0 and J = 0: the output is the bad property.
@@ -41,7 +46,10 @@ fn reads_bad_constraints_justice_fairness() {
     let a = read("justice.aag");
     assert_eq!(a.justice, vec![vec![4]]);
     assert_eq!(a.fairness, vec![2]);
-    assert!(a.bad_properties().is_empty(), "outputs are not bad when J > 0");
+    assert!(
+        a.bad_properties().is_empty(),
+        "outputs are not bad when J > 0"
+    );
     let c = read("constraint.aag");
     assert_eq!((c.bad.clone(), c.constraints.clone()), (vec![4], vec![3]));
 }
@@ -65,14 +73,21 @@ fn reads_symbols_and_comments() {
             "end."
         ]
     );
-    assert_eq!(read("justice.aag").symbol(SymbolKind::Justice, 0), Some("last_x_often"));
+    assert_eq!(
+        read("justice.aag").symbol(SymbolKind::Justice, 0),
+        Some("last_x_often")
+    );
 }
 
 #[test]
 fn unordered_ascii_gates_are_sorted_topologically() {
     let a = read("unordered.aag");
     let order = a.topological_ands();
-    assert_eq!(order, vec![1, 0], "gate 10 must come before gate 12 which reads it");
+    assert_eq!(
+        order,
+        vec![1, 0],
+        "gate 10 must come before gate 12 which reads it"
+    );
 }
 
 /// Every malformed file, with the exact one-line message it must produce.
@@ -102,7 +117,10 @@ fn malformed_files_give_located_messages() {
         let path = example(&format!("malformed/{file}"));
         let err = aiger::read_file(&path).expect_err(file).to_string();
         assert!(err.starts_with(&path.display().to_string()), "{err}");
-        assert!(err.ends_with(expected), "{file}: got '{err}', want '...{expected}'");
+        assert!(
+            err.ends_with(expected),
+            "{file}: got '{err}', want '...{expected}'"
+        );
         assert!(!err.contains('\n'), "one line: {err}");
     }
 }
@@ -110,7 +128,10 @@ fn malformed_files_give_located_messages() {
 #[test]
 fn lying_header_counts_do_not_allocate() {
     let err = aiger::read_bytes("huge", b"aig 4000000000 0 0 0 4000000000\n").unwrap_err();
-    assert!(err.to_string().contains("too large") || err.to_string().contains("bytes"), "{err}");
+    assert!(
+        err.to_string().contains("too large") || err.to_string().contains("bytes"),
+        "{err}"
+    );
     let err = aiger::read_bytes("m", b"aag 1000000000 0 0 0 0\n").unwrap_err();
     assert!(err.to_string().contains("far beyond"), "{err}");
 }
@@ -134,12 +155,21 @@ fn assert_same_behaviour(a: &Aig, b: &Aig, seed: u64) {
     assert_eq!(a.bad.len(), b.bad.len());
     let mut rng = Rng::new(seed);
     for _run in 0..8 {
-        let mut state: Vec<bool> = a.latches.iter().map(|l| l.init.unwrap_or_else(|| rng.coin())).collect();
+        let mut state: Vec<bool> = a
+            .latches
+            .iter()
+            .map(|l| l.init.unwrap_or_else(|| rng.coin()))
+            .collect();
         for _step in 0..16 {
             let inputs: Vec<bool> = (0..a.inputs.len()).map(|_| rng.coin()).collect();
             let va = a.eval(&inputs, &state);
             let vb = b.eval(&inputs, &state);
-            for (x, y) in a.bad.iter().zip(&b.bad).chain(a.constraints.iter().zip(&b.constraints)) {
+            for (x, y) in a
+                .bad
+                .iter()
+                .zip(&b.bad)
+                .chain(a.constraints.iter().zip(&b.constraints))
+            {
                 assert_eq!(lit_value(&va, *x), lit_value(&vb, *y));
             }
             let na: Vec<bool> = a.latches.iter().map(|l| lit_value(&va, l.next)).collect();
@@ -158,7 +188,10 @@ fn round_trip(a: &Aiger) {
     let b = aiger::read_bytes("binary", &binary).unwrap();
     assert_eq!(b.symbols, a.symbols);
     assert_eq!(b.comments, a.comments);
-    assert_eq!(b.latches.iter().map(|l| l.reset).collect::<Vec<_>>(), a.latches.iter().map(|l| l.reset).collect::<Vec<_>>());
+    assert_eq!(
+        b.latches.iter().map(|l| l.reset).collect::<Vec<_>>(),
+        a.latches.iter().map(|l| l.reset).collect::<Vec<_>>()
+    );
     assert_same_behaviour(&a.to_aig(), &b.to_aig(), 7);
     // Binary -> ASCII -> binary is a fixed point.
     let back = aiger::read_bytes("ascii2", &aiger::write_ascii(&b)).unwrap();

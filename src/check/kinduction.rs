@@ -7,8 +7,9 @@
 //! window's states must differ on some latch of the property's cone; the cone
 //! is computed here by a fixpoint of its own.
 
+use super::encode::Frames;
 use crate::ir::aig::{Aig, Lit, Node};
-use crate::sat::{self, Backend, SolveResult, Solver};
+use crate::sat::{Backend, SolveResult};
 use crate::util::budget::Budget;
 
 /// Checks that `bad` (a disjunction of the given literals) is k-inductive.
@@ -26,7 +27,7 @@ pub fn check(
     // Base case: no counterexample of 1..=k steps.
     let mut base = Frames::new(aig, backend, budget, true);
     for depth in 0..k {
-        base.push_frame();
+        base.push_frame(true);
         let b = base.any(bad, depth);
         match base.solver.solve(&[b]) {
             SolveResult::Unsat => {}
@@ -37,7 +38,7 @@ pub fn check(
     // Step case: k good steps then bad, from any state satisfying constraints.
     let mut step = Frames::new(aig, backend, budget, false);
     for depth in 0..=k {
-        step.push_frame();
+        step.push_frame(true);
         if depth < k {
             let b = step.any(bad, depth);
             step.solver.add_clause(&[!b]);
@@ -56,99 +57,6 @@ pub fn check(
         SolveResult::Unsat => Ok(()),
         SolveResult::Sat => Err(format!("the property is not {k}-inductive")),
         SolveResult::Interrupted => Err("proof check ran out of time".into()),
-    }
-}
-
-/// Eagerly encoded frames of the whole circuit, constraints asserted.
-struct Frames<'a> {
-    aig: &'a Aig,
-    solver: Box<dyn Solver>,
-    from_init: bool,
-    /// `lits[k][v]`: the solver literal of node v in frame k.
-    lits: Vec<Vec<sat::Lit>>,
-    tru: sat::Lit,
-}
-
-impl<'a> Frames<'a> {
-    fn new(aig: &'a Aig, backend: Backend, budget: &Budget, from_init: bool) -> Frames<'a> {
-        let mut solver = backend.create(budget.clone());
-        let tru = solver.new_var();
-        solver.add_clause(&[tru]);
-        Frames {
-            aig,
-            solver,
-            from_init,
-            lits: Vec::new(),
-            tru,
-        }
-    }
-
-    fn lit(&self, l: Lit, k: usize) -> sat::Lit {
-        self.lits[k][l.var().0 as usize].xor(l.is_negated())
-    }
-
-    fn push_frame(&mut self) {
-        let k = self.lits.len();
-        let mut frame: Vec<sat::Lit> = Vec::with_capacity(self.aig.num_nodes());
-        for node in self.aig.nodes() {
-            let l = match *node {
-                Node::False => !self.tru,
-                Node::Input(_) => self.solver.new_var(),
-                Node::Latch(i) => {
-                    let latch = self.aig.latches[i as usize];
-                    if k > 0 {
-                        self.lit(latch.next, k - 1)
-                    } else {
-                        let v = self.solver.new_var();
-                        if let (true, Some(init)) = (self.from_init, latch.init) {
-                            self.solver.add_clause(&[v.xor(!init)]);
-                        }
-                        v
-                    }
-                }
-                Node::And(a, b) => {
-                    let x = frame[a.var().0 as usize].xor(a.is_negated());
-                    let y = frame[b.var().0 as usize].xor(b.is_negated());
-                    let g = self.solver.new_var();
-                    self.solver.add_clause(&[!g, x]);
-                    self.solver.add_clause(&[!g, y]);
-                    self.solver.add_clause(&[g, !x, !y]);
-                    g
-                }
-            };
-            frame.push(l);
-        }
-        self.lits.push(frame);
-        for &c in &self.aig.constraints {
-            let l = self.lit(c, k);
-            self.solver.add_clause(&[l]);
-        }
-    }
-
-    /// A literal equivalent to the disjunction of `bad` in frame k.
-    fn any(&mut self, bad: &[Lit], k: usize) -> sat::Lit {
-        let any = self.solver.new_var();
-        let mut clause = vec![!any];
-        for &b in bad {
-            let l = self.lit(b, k);
-            clause.push(l);
-            self.solver.add_clause(&[any, !l]);
-        }
-        self.solver.add_clause(&clause);
-        any
-    }
-
-    fn distinct(&mut self, latches: &[usize], i: usize, j: usize) {
-        let mut differs = Vec::new();
-        for &l in latches {
-            let var = Lit::new(self.aig.latches[l].var, false);
-            let (a, b) = (self.lit(var, i), self.lit(var, j));
-            let d = self.solver.new_var();
-            self.solver.add_clause(&[!d, a, b]);
-            self.solver.add_clause(&[!d, !a, !b]);
-            differs.push(d);
-        }
-        self.solver.add_clause(&differs);
     }
 }
 

@@ -2,5 +2,7 @@
 //! replayed by simulating the model as read from its file, and proofs are
 //! re-derived with a separate, eager encoding on a different SAT backend.
 
+mod encode;
+pub mod invariant;
 pub mod kinduction;
 pub mod replay;

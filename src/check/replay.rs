@@ -124,5 +124,8 @@ pub fn replay(
         }
         state = aiger.latches.iter().map(|l| lit(&value, l.next)).collect();
     }
-    Replay::NotReached(format!("no watched bad property is 1 in {} steps", inputs.len()))
+    Replay::NotReached(format!(
+        "no watched bad property is 1 in {} steps",
+        inputs.len()
+    ))
 }

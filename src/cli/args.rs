@@ -48,7 +48,9 @@ pub enum EngineArg {
     Bmc,
     /// k-induction: finds counterexamples and proves.
     Kind,
-    /// BMC and k-induction in parallel; the first verdict wins.
+    /// IC3/PDR: finds counterexamples and proves with an inductive invariant.
+    Ic3,
+    /// IC3 and BMC in parallel; the first verdict wins.
     Auto,
 }
 

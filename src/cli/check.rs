@@ -8,10 +8,11 @@
 use super::args::{CheckArgs, EngineArg, SatArg};
 use super::json::JsonObject;
 use super::{print_verdict, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
-use invar::check::{kinduction, replay};
+use invar::check::{invariant, kinduction, replay};
+use invar::engines::ic3::Ic3Options;
 use invar::engines::kind::KindOptions;
 use invar::engines::portfolio::EngineFn;
-use invar::engines::{bmc, kind, portfolio, Limits, Outcome, Proof, Verdict};
+use invar::engines::{bmc, ic3, kind, portfolio, Limits, Outcome, Proof, Verdict};
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::witness::write_aiger_witness;
 use invar::ir::aig::Lit;
@@ -28,7 +29,11 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let budget = match args.timeout {
         Some(t) if t.is_finite() && t > 0.0 => Budget::with_timeout(Duration::from_secs_f64(t)),
-        Some(t) => return Err(format!("--timeout must be a positive number of seconds, not {t}")),
+        Some(t) => {
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {t}"
+            ))
+        }
         None => Budget::unlimited(),
     };
     let props_line = Arc::new(Mutex::new(String::from("b0")));
@@ -115,19 +120,42 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 Some(d) => d.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE / 2,
                 None => Duration::from_secs(u32::MAX as u64),
             });
-            let Proof::KInduction { k, simple_path } = *proof;
-            match kinduction::check(&full, &bad, k, simple_path, backend.other(), &check_budget) {
-                Ok(()) => {
+            let checked = match proof {
+                Proof::KInduction { k, simple_path } => kinduction::check(
+                    &full,
+                    &bad,
+                    *k,
+                    *simple_path,
+                    backend.other(),
+                    &check_budget,
+                )
+                .map(|()| {
+                    format!(
+                        "{k}-induction proof{}",
+                        if *simple_path { " (simple path)" } else { "" }
+                    )
+                }),
+                Proof::Invariant(cubes) => {
+                    let cubes: Vec<Vec<(usize, bool)>> = (cubes.iter())
+                        .map(|c| c.iter().map(|&(l, v)| (restore.latches[l], v)).collect())
+                        .collect();
+                    invariant::check(&full, &bad, &cubes, backend.other(), &check_budget)
+                        .map(|()| format!("inductive invariant of {} clauses", cubes.len()))
+                }
+            };
+            match checked {
+                Ok(what) => {
                     if args.verbose {
-                        eprintln!(
-                            "invar: {k}-induction proof{} checked with {}",
-                            if simple_path { " (simple path)" } else { "" },
-                            backend.other().name()
-                        );
+                        eprintln!("invar: {what} checked with {}", backend.other().name());
                     }
                     let text = if args.json {
                         let mut o = summary(&file, "safe", &props, &outcome, start);
-                        o.number("k", k).boolean("simple_path", simple_path);
+                        if let Proof::KInduction { k, simple_path } = proof {
+                            o.number("k", k).boolean("simple_path", *simple_path);
+                        }
+                        if let Proof::Invariant(cubes) = proof {
+                            o.number("invariant_clauses", cubes.len());
+                        }
                         o.finish()
                     } else {
                         format!("0\n{}\n.\n", props_text(&props))
@@ -137,7 +165,14 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 }
                 Err(e) if check_budget.expired() => {
                     let reason = format!("the proof could not be checked in time: {e}");
-                    Ok(report_unknown(args, &file, &props, &reason, Some(&outcome), start))
+                    Ok(report_unknown(
+                        args,
+                        &file,
+                        &props,
+                        &reason,
+                        Some(&outcome),
+                        start,
+                    ))
                 }
                 Err(e) => Err(format!(
                     "internal error: the {} engine's proof does not check: {e}; no verdict",
@@ -145,7 +180,14 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 )),
             }
         }
-        Verdict::Unknown(reason) => Ok(report_unknown(args, &file, &props, reason, Some(&outcome), start)),
+        Verdict::Unknown(reason) => Ok(report_unknown(
+            args,
+            &file,
+            &props,
+            reason,
+            Some(&outcome),
+            start,
+        )),
     }
 }
 
@@ -154,13 +196,18 @@ fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits) -> O
         limits: limits.clone(),
         simple_path: args.simple_path,
     };
+    let ic3_options = Ic3Options {
+        limits: limits.clone(),
+        ..Ic3Options::default()
+    };
     match args.engine {
         EngineArg::Bmc => bmc::check(aig, limits),
         EngineArg::Kind => kind::check(aig, &kind_options),
+        EngineArg::Ic3 => ic3::check(aig, &ic3_options),
         EngineArg::Auto => {
             let engines: Vec<EngineFn> = vec![
                 Box::new(|aig| bmc::check(aig, limits)),
-                Box::new(move |aig| kind::check(aig, &kind_options)),
+                Box::new(move |aig| ic3::check(aig, &ic3_options)),
             ];
             portfolio::run(aig, &limits.budget, engines)
         }
@@ -168,14 +215,20 @@ fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits) -> O
 }
 
 /// The bad properties to check: the one asked for, or all of them.
-fn select_properties(aiger: &Aiger, property: Option<usize>, file: &str) -> Result<Vec<usize>, String> {
+fn select_properties(
+    aiger: &Aiger,
+    property: Option<usize>,
+    file: &str,
+) -> Result<Vec<usize>, String> {
     let count = aiger.bad_properties().len();
     match property {
         Some(p) if p < count => Ok(vec![p]),
-        Some(p) => Err(format!("{file}: --property {p} is out of range: the model has {count} bad properties")),
-        None if count == 0 && aiger.justice.is_empty() => {
-            Err(format!("{file}: the model has no property to check (no bad, justice or output)"))
-        }
+        Some(p) => Err(format!(
+            "{file}: --property {p} is out of range: the model has {count} bad properties"
+        )),
+        None if count == 0 && aiger.justice.is_empty() => Err(format!(
+            "{file}: the model has no property to check (no bad, justice or output)"
+        )),
         None => Ok((0..count).collect()),
     }
 }
@@ -187,7 +240,13 @@ fn props_text(props: &[usize]) -> String {
     props.iter().map(|p| format!("b{p}")).collect()
 }
 
-fn summary(file: &str, verdict: &str, props: &[usize], outcome: &Outcome, start: Instant) -> JsonObject {
+fn summary(
+    file: &str,
+    verdict: &str,
+    props: &[usize],
+    outcome: &Outcome,
+    start: Instant,
+) -> JsonObject {
     let mut o = JsonObject::default();
     o.string("file", file)
         .string("verdict", verdict)
@@ -195,7 +254,10 @@ fn summary(file: &str, verdict: &str, props: &[usize], outcome: &Outcome, start:
         .string("engine", outcome.engine)
         .number("depth", outcome.stats.depth)
         .number("sat_calls", outcome.stats.sat.calls)
-        .number("sat_time", format!("{:.3}", outcome.stats.sat.time.as_secs_f64()))
+        .number(
+            "sat_time",
+            format!("{:.3}", outcome.stats.sat.time.as_secs_f64()),
+        )
         .number("time", format!("{:.3}", start.elapsed().as_secs_f64()));
     o
 }
@@ -237,7 +299,8 @@ fn start_watchdog(at: Instant, props_line: Arc<Mutex<String>>, json: bool) {
         let props = props_line.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let text = if json {
             let mut o = JsonObject::default();
-            o.string("verdict", "unknown").string("reason", "time limit reached");
+            o.string("verdict", "unknown")
+                .string("reason", "time limit reached");
             o.finish()
         } else {
             format!("2\n{props}\n.\n")

@@ -19,9 +19,15 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
         match kind {
             PropertyKind::Bad if index < aiger.bad_properties().len() => watched.push(index),
             PropertyKind::Bad => {
-                return Err(format!("{name}: the witness names b{index}, but the model has no such property"))
+                return Err(format!(
+                    "{name}: the witness names b{index}, but the model has no such property"
+                ))
             }
-            PropertyKind::Justice => return Err(format!("{name}: justice witnesses (j{index}) are not supported yet")),
+            PropertyKind::Justice => {
+                return Err(format!(
+                    "{name}: justice witnesses (j{index}) are not supported yet"
+                ))
+            }
         }
     }
     let mut all_ok = true;
@@ -52,7 +58,8 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
             ))
         }
     };
-    std::fs::write(output, bytes).map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    std::fs::write(output, bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     Ok(EXIT_UNKNOWN)
 }
 

@@ -83,7 +83,10 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     let mut bmc = Bmc::new(aig, limits);
     let verdict = loop {
         if limits.max_depth.is_some_and(|m| bmc.next_depth() > m) {
-            break Verdict::Unknown(format!("no counterexample up to depth {}", bmc.next_depth() - 1));
+            break Verdict::Unknown(format!(
+                "no counterexample up to depth {}",
+                bmc.next_depth() - 1
+            ));
         }
         match bmc.step() {
             Step::Counterexample(trace) => break Verdict::Unsafe(trace),
@@ -98,6 +101,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
             depth: bmc.next_depth(),
             sat: bmc.sat_stats().clone(),
             time: start.elapsed(),
+            ic3: None,
         },
     }
 }

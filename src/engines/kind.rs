@@ -97,13 +97,17 @@ impl<'a> StepCase<'a> {
             if self.frames > 0 {
                 // The frame before the new last one is now inside the window.
                 let aig = self.unroller.aig();
-                let good = self.unroller.encode(self.solver.as_mut(), aig.bad[0], self.frames - 1);
+                let good = self
+                    .unroller
+                    .encode(self.solver.as_mut(), aig.bad[0], self.frames - 1);
                 self.solver.add_clause(&[!good]);
             }
             self.add_frame();
         }
         let aig = self.unroller.aig();
-        let bad: Lit = self.unroller.encode(self.solver.as_mut(), aig.bad[0], k + 1);
+        let bad: Lit = self
+            .unroller
+            .encode(self.solver.as_mut(), aig.bad[0], k + 1);
         self.solver.solve(&[bad])
     }
 
@@ -149,6 +153,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
             depth: base.next_depth(),
             sat,
             time: start.elapsed(),
+            ic3: None,
         },
     }
 }

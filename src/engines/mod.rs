@@ -6,6 +6,7 @@
 //! invariant constraints.
 
 pub mod bmc;
+pub mod ic3;
 pub mod kind;
 pub mod portfolio;
 
@@ -36,6 +37,9 @@ pub enum Proof {
         /// Whether the step case assumed pairwise distinct states.
         simple_path: bool,
     },
+    /// An inductive invariant: the conjunction of the negations of these
+    /// cubes, each a list of (latch index, value) of the engine's circuit.
+    Invariant(Vec<Vec<(usize, bool)>>),
 }
 
 /// Budgets shared by all engines.
@@ -68,6 +72,8 @@ pub struct Stats {
     pub sat: SatStats,
     /// Wall time of the run.
     pub time: Duration,
+    /// IC3's own counters, when IC3 ran.
+    pub ic3: Option<ic3::Ic3Stats>,
 }
 
 /// An engine's verdict with its name and counters.

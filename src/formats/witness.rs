@@ -50,19 +50,30 @@ pub fn parse_aiger_witness(
         "0" | "2" => {
             return Err(err(
                 line,
-                format!("result '{}' claims no counterexample; expected '1'", status.trim()),
+                format!(
+                    "result '{}' claims no counterexample; expected '1'",
+                    status.trim()
+                ),
             ))
         }
-        other => return Err(err(line, format!("expected result line '1', found '{other}'"))),
+        other => {
+            return Err(err(
+                line,
+                format!("expected result line '1', found '{other}'"),
+            ))
+        }
     }
-    let (line, props) = lines.next().ok_or_else(|| err(line + 1, "expected property line".into()))?;
+    let (line, props) = lines
+        .next()
+        .ok_or_else(|| err(line + 1, "expected property line".into()))?;
     let properties = parse_properties(props).map_err(|m| err(line, m))?;
-    let (line, init_line) =
-        lines.next().ok_or_else(|| err(line + 1, "expected initial latch values".into()))?;
+    let (line, init_line) = lines
+        .next()
+        .ok_or_else(|| err(line + 1, "expected initial latch values".into()))?;
     let init = parse_vector(init_line, latches, "latch").map_err(|m| err(line, m))?;
     let mut vectors = Vec::new();
     let mut last = line;
-    while let Some((line, l)) = lines.next() {
+    for (line, l) in lines {
         last = line;
         if l.trim() == "." {
             break;
@@ -71,7 +82,10 @@ pub fn parse_aiger_witness(
     }
     // A file ending in '.\n' yields one more, empty, line after the '.'.
     if vectors.is_empty() {
-        return Err(err(last, "expected at least one input vector before '.'".into()));
+        return Err(err(
+            last,
+            "expected at least one input vector before '.'".into(),
+        ));
     }
     Ok(AigerWitness {
         properties,
@@ -92,16 +106,23 @@ fn parse_properties(line: &str) -> Result<Vec<(PropertyKind, usize)>, String> {
                 i += 1;
                 continue;
             }
-            _ => return Err(format!("expected properties like 'b0' or 'j1', found '{line}'")),
+            _ => {
+                return Err(format!(
+                    "expected properties like 'b0' or 'j1', found '{line}'"
+                ))
+            }
         };
         let start = i + 1;
         i = start;
         while i < bytes.len() && bytes[i].is_ascii_digit() {
             i += 1;
         }
-        let index = line.trim()[start..i]
-            .parse()
-            .map_err(|_| format!("expected a property index after '{}'", bytes[start - 1] as char))?;
+        let index = line.trim()[start..i].parse().map_err(|_| {
+            format!(
+                "expected a property index after '{}'",
+                bytes[start - 1] as char
+            )
+        })?;
         props.push((kind, index));
     }
     if props.is_empty() {
@@ -123,7 +144,10 @@ fn parse_vector(line: &str, width: usize, what: &str) -> Result<Vec<Option<bool>
             b'0' => Ok(Some(false)),
             b'1' => Ok(Some(true)),
             b'x' | b'X' => Ok(None),
-            _ => Err(format!("unexpected '{}' in {what} values; expected 0, 1 or x", c as char)),
+            _ => Err(format!(
+                "unexpected '{}' in {what} values; expected 0, 1 or x",
+                c as char
+            )),
         })
         .collect()
 }
@@ -161,20 +185,32 @@ mod tests {
         let text = write_aiger_witness(&[0, 2], &t);
         assert_eq!(text, "1\nb0b2\n\n10\n00\n.\n");
         let w = parse_aiger_witness("w", &text, 0, 2).unwrap();
-        assert_eq!(w.properties, vec![(PropertyKind::Bad, 0), (PropertyKind::Bad, 2)]);
-        assert_eq!(w.inputs, vec![vec![Some(true), Some(false)], vec![Some(false); 2]]);
+        assert_eq!(
+            w.properties,
+            vec![(PropertyKind::Bad, 0), (PropertyKind::Bad, 2)]
+        );
+        assert_eq!(
+            w.inputs,
+            vec![vec![Some(true), Some(false)], vec![Some(false); 2]]
+        );
     }
 
     #[test]
     fn rejects_wrong_width_with_line() {
         let e = parse_aiger_witness("w.cex", "1\nb0\n01\n1\n.\n", 2, 2).unwrap_err();
-        assert_eq!(e.to_string(), "w.cex:4: expected 2 input values (0, 1 or x), found 1 characters");
+        assert_eq!(
+            e.to_string(),
+            "w.cex:4: expected 2 input values (0, 1 or x), found 1 characters"
+        );
     }
 
     #[test]
     fn accepts_x_and_space_separated_properties() {
         let w = parse_aiger_witness("w", "c hi\n1\nb1 j0\nx\n1\n.\n", 1, 1).unwrap();
         assert_eq!(w.init, vec![None]);
-        assert_eq!(w.properties, vec![(PropertyKind::Bad, 1), (PropertyKind::Justice, 0)]);
+        assert_eq!(
+            w.properties,
+            vec![(PropertyKind::Bad, 1), (PropertyKind::Justice, 0)]
+        );
     }
 }

@@ -50,7 +50,9 @@ impl Solver for CadicalSolver {
             return SolveResult::Interrupted;
         }
         let start = Instant::now();
-        let answer = self.solver.solve_with(assumptions.iter().map(|l| l.dimacs()));
+        let answer = self
+            .solver
+            .solve_with(assumptions.iter().map(|l| l.dimacs()));
         self.stats.calls += 1;
         self.stats.time += start.elapsed();
         match answer {

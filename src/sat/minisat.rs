@@ -69,7 +69,8 @@ impl Solver for MinisatSolver {
 
     fn add_clause(&mut self, clause: &[Lit]) {
         self.clause.clear();
-        self.clause.extend(clause.iter().map(|&l| Self::to_minisat(l)));
+        self.clause
+            .extend(clause.iter().map(|&l| Self::to_minisat(l)));
         // SAFETY: valid pointer; the buffer outlives the call and every
         // literal's variable was created by `new_var`.
         unsafe {
@@ -79,7 +80,8 @@ impl Solver for MinisatSolver {
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
         let start = Instant::now();
-        let assumed: Vec<sys::minisat_Lit> = assumptions.iter().map(|&l| Self::to_minisat(l)).collect();
+        let assumed: Vec<sys::minisat_Lit> =
+            assumptions.iter().map(|&l| Self::to_minisat(l)).collect();
         // SAFETY: valid pointer; the l_* getters are pure.
         let (l_true, l_false) = unsafe { (sys::minisat_get_l_True(), sys::minisat_get_l_False()) };
         let answer = loop {
@@ -107,7 +109,8 @@ impl Solver for MinisatSolver {
             // SAFETY: valid pointer; indices are below conflict_len.
             unsafe {
                 for i in 0..sys::minisat_conflict_len(self.ptr) {
-                    self.conflict.insert(sys::minisat_conflict_nthLit(self.ptr, i));
+                    self.conflict
+                        .insert(sys::minisat_conflict_nthLit(self.ptr, i));
                 }
             }
         }

@@ -152,16 +152,18 @@ mod tests {
 
     fn pigeonhole(solver: &mut dyn Solver, holes: usize) {
         let pigeons = holes + 1;
-        let x: Vec<Vec<Lit>> = (0..pigeons)
-            .map(|_| (0..holes).map(|_| solver.new_var()).collect())
+        // in_hole[h][p]: pigeon p sits in hole h.
+        let in_hole: Vec<Vec<Lit>> = (0..holes)
+            .map(|_| (0..pigeons).map(|_| solver.new_var()).collect())
             .collect();
-        for row in &x {
-            solver.add_clause(row);
+        for p in 0..pigeons {
+            let somewhere: Vec<Lit> = in_hole.iter().map(|hole| hole[p]).collect();
+            solver.add_clause(&somewhere);
         }
-        for h in 0..holes {
-            for p in 0..pigeons {
-                for q in p + 1..pigeons {
-                    solver.add_clause(&[!x[p][h], !x[q][h]]);
+        for hole in &in_hole {
+            for (p, &a) in hole.iter().enumerate() {
+                for &b in &hole[p + 1..] {
+                    solver.add_clause(&[!a, !b]);
                 }
             }
         }
@@ -182,7 +184,11 @@ mod tests {
             assert!(s.failed(a) && s.failed(!c));
             let d = s.new_var();
             assert_eq!(s.solve(&[d, !c, a]), SolveResult::Unsat);
-            assert!(!s.failed(d), "{}: d is not needed for the conflict", s.name());
+            assert!(
+                !s.failed(d),
+                "{}: d is not needed for the conflict",
+                s.name()
+            );
             assert_eq!(s.solve(&[]), SolveResult::Sat);
             assert_eq!(s.stats().calls, 4);
             s.add_clause(&[]);

@@ -10,7 +10,7 @@ mod convert;
 mod read;
 mod write;
 
-pub use read::{read_file, read_bytes};
+pub use read::{read_bytes, read_file};
 pub use write::{write_ascii, write_binary};
 
 /// The reset value of a latch.

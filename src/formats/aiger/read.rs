@@ -144,7 +144,8 @@ impl<'a> Reader<'a> {
         aiger.outputs = self.literal_lines(h.outputs, "output", max_lit, &mut uses)?;
         aiger.bad = self.literal_lines(h.bad, "bad-state literal", max_lit, &mut uses)?;
         aiger.constraints = self.literal_lines(h.constraints, "constraint", max_lit, &mut uses)?;
-        let sizes = self.literal_lines(h.justice, "justice size", u32::MAX, &mut Uses::default())?;
+        let sizes =
+            self.literal_lines(h.justice, "justice size", u32::MAX, &mut Uses::default())?;
         for size in sizes {
             let lits = self.literal_lines(size, "justice literal", max_lit, &mut uses)?;
             aiger.justice.push(lits);
@@ -468,21 +469,26 @@ impl<'a> Reader<'a> {
         for k in 0..h.ands {
             let lhs = 2 * (first + k);
             let start = self.pos;
-            let delta0 = self.delta("AND gate delta")?;
-            let delta1 = self.delta("AND gate delta")?;
-            if delta0 == 0 || delta0 > lhs {
+            // Hot loop of large files: most deltas fit in one byte.
+            let delta0 = match self.data.get(self.pos) {
+                Some(&b) if b < 0x80 => {
+                    self.pos += 1;
+                    b as u32
+                }
+                _ => self.delta("AND gate delta")?,
+            };
+            let delta1 = match self.data.get(self.pos) {
+                Some(&b) if b < 0x80 => {
+                    self.pos += 1;
+                    b as u32
+                }
+                _ => self.delta("AND gate delta")?,
+            };
+            if delta0 == 0 || delta0 > lhs || delta1 > lhs - delta0 {
                 self.pos = start;
-                return self.error(format!(
-                    "first delta {delta0} of AND gate {lhs} must be in 1..={lhs}"
-                ));
+                return self.bad_deltas(lhs, delta0, delta1);
             }
             let rhs0 = lhs - delta0;
-            if delta1 > rhs0 {
-                self.pos = start;
-                return self.error(format!(
-                    "second delta {delta1} of AND gate {lhs} exceeds its first operand {rhs0}"
-                ));
-            }
             aiger.ands.push(AigerAnd {
                 lhs,
                 rhs0,
@@ -490,6 +496,20 @@ impl<'a> Reader<'a> {
             });
         }
         Ok(())
+    }
+
+    #[cold]
+    fn bad_deltas(&self, lhs: u32, delta0: u32, delta1: u32) -> Result<(), ParseError> {
+        if delta0 == 0 || delta0 > lhs {
+            self.error(format!(
+                "first delta {delta0} of AND gate {lhs} must be in 1..={lhs}"
+            ))
+        } else {
+            self.error(format!(
+                "second delta {delta1} of AND gate {lhs} exceeds its first operand {}",
+                lhs - delta0
+            ))
+        }
     }
 
     fn symbols_and_comments(&mut self, h: &Header, aiger: &mut Aiger) -> Result<(), ParseError> {

@@ -115,7 +115,10 @@ fn push_delta(out: &mut Vec<u8>, mut value: u32) {
 fn is_binary_ordered(a: &Aiger) -> bool {
     let (ni, nl) = (a.inputs.len() as u32, a.latches.len() as u32);
     a.maxvar as usize == a.inputs.len() + a.latches.len() + a.ands.len()
-        && a.inputs.iter().enumerate().all(|(k, &l)| l == 2 * (k as u32 + 1))
+        && a.inputs
+            .iter()
+            .enumerate()
+            .all(|(k, &l)| l == 2 * (k as u32 + 1))
         && (a.latches.iter().enumerate()).all(|(k, l)| l.lit == 2 * (ni + k as u32 + 1))
         && a.ands.iter().enumerate().all(|(k, g)| {
             g.lhs == 2 * (ni + nl + k as u32 + 1) && g.rhs0 < g.lhs && g.rhs1 <= g.rhs0
@@ -140,7 +143,7 @@ pub(crate) fn reencode(a: &Aiger) -> Aiger {
         map[(a.ands[g].lhs >> 1) as usize] = next_var;
         next_var += 1;
     }
-    let m = |lit: u32| 2 * map[(lit >> 1) as usize] | (lit & 1);
+    let m = |lit: u32| (2 * map[(lit >> 1) as usize]) | (lit & 1);
     let ands = order
         .iter()
         .map(|&g| {

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Benchmark runner: runs `invar check` on a set of instances and prints a
+per-instance table, solved counts, wrong verdicts and PAR-2.
+
+usage: scripts/bench.py DIR_OR_MANIFEST [--timeout S] [--jobs N] [--replay]
+                        [--tool "berkeley-abc pdr"] [-- extra invar args]
+
+DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
+whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
+With --replay every unsafe witness is checked by tests/tools/aigsim.py.
+With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar.
+"""
+import argparse
+import concurrent.futures as cf
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load(path):
+    directory = path if os.path.isdir(path) else os.path.dirname(path)
+    manifest = None
+    if os.path.isdir(path):
+        for name in ("MANIFEST.tsv", "SOURCES.tsv"):
+            if os.path.exists(os.path.join(path, name)):
+                manifest = os.path.join(path, name)
+                break
+    else:
+        manifest = path
+    rows = []
+    if manifest:
+        with open(manifest) as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                if row.get("file"):
+                    rows.append((os.path.join(directory, row["file"]), row.get("expected", "")))
+    else:
+        for name in sorted(os.listdir(directory)):
+            if name.endswith((".aig", ".aag")):
+                rows.append((os.path.join(directory, name), ""))
+    return rows
+
+
+def run_invar(path, timeout, extra, replay):
+    binary = os.path.join(ROOT, "target", "release", "invar")
+    start = time.time()
+    try:
+        p = subprocess.run([binary, "check", path, "--timeout", str(timeout)] + extra,
+                           capture_output=True, text=True, timeout=timeout + 10)
+        code, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        code, out, err = -1, "", "hard timeout"
+    elapsed = time.time() - start
+    verdict = {10: "unsafe", 20: "safe", 0: "unknown"}.get(code, "error")
+    note = err.strip().splitlines()[-1] if (verdict == "error" and err.strip()) else ""
+    if verdict == "unsafe" and replay:
+        with tempfile.NamedTemporaryFile("w", suffix=".wit", delete=False) as w:
+            w.write(out)
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "tools", "aigsim.py"), path, w.name],
+                           capture_output=True, text=True)
+        os.unlink(w.name)
+        note = "replayed" if r.returncode == 0 else "REPLAY FAILED: " + r.stdout.strip()
+    return verdict, elapsed, note
+
+
+def run_abc(path, timeout):
+    start = time.time()
+    try:
+        p = subprocess.run(["berkeley-abc", "-c", f"read {path}; fold; pdr -T {int(timeout)}"],
+                           capture_output=True, text=True, timeout=timeout + 10)
+        out = p.stdout
+    except subprocess.TimeoutExpired:
+        out = ""
+    elapsed = time.time() - start
+    if "Property proved" in out:
+        return "safe", elapsed, ""
+    if "was asserted in frame" in out or "is asserted" in out.lower() or "Counter-example" in out:
+        return "unsafe", elapsed, ""
+    return "unknown", elapsed, ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("set")
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--replay", action="store_true")
+    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr"])
+    ap.add_argument("extra", nargs="*")
+    args = ap.parse_args()
+    rows = load(args.set)
+
+    def job(row):
+        path, _ = row
+        if args.tool == "abc-pdr":
+            return run_abc(path, args.timeout)
+        return run_invar(path, args.timeout, args.extra, args.replay)
+
+    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(job, rows))
+    solved = wrong = 0
+    par2 = 0.0
+    counts = {"safe": 0, "unsafe": 0}
+    for (path, expected), (verdict, elapsed, note) in zip(rows, results):
+        flag = ""
+        if verdict in ("safe", "unsafe"):
+            if expected in ("safe", "unsafe") and verdict != expected:
+                flag = "WRONG"
+                wrong += 1
+            else:
+                solved += 1
+                counts[verdict] += 1
+                par2 += elapsed
+        else:
+            par2 += 2 * args.timeout
+        print(f"{os.path.basename(path):70s} {expected:8s} {verdict:8s} {elapsed:7.2f} {flag} {note}")
+    print(f"solved {solved}/{len(rows)} ({counts['safe']} safe, {counts['unsafe']} unsafe), "
+          f"wrong {wrong}, PAR-2 {par2:.1f} s, timeout {args.timeout:g} s, tool {args.tool} {' '.join(args.extra)}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+//! IC3 / PDR on the bit level.
+//!
+//! Bradley, "SAT-Based Model Checking without Unrolling", VMCAI 2011 (doi:10.1007/978-3-642-18275-4_7);
+//! Eén, Mishchenko, Brayton, "Efficient implementation of property directed
+//! reachability", FMCAD 2011; structure after ic3ref (Bradley) and rIC3.
+//!
+//! Main loop ([`Ic3::run`]): for k = 1, 2, …
+//! 1. *strengthen*: while F_k ∧ C ∧ bad is satisfiable, lift the bad state to
+//!    a cube and block it: obligations (cube, level) are taken lowest level
+//!    first; a cube inductive relative to F_{level-1} is generalized (MIC
+//!    with CTG, `generalize.rs`) and added as a lemma, and its obligation is
+//!    re-opened one level up (to find counterexamples deeper than k);
+//!    otherwise its lifted predecessor becomes an obligation one level down.
+//!    An obligation at level 0 is an initial state: the chain is a trace.
+//! 2. *extend* with F_{k+1} and *propagate* lemmas (`propagate.rs`); an
+//!    emptied level proves the property, and the lemmas above it are the
+//!    inductive invariant.
+//!
+//! Invariant constraints C hold on the current state of every query (they
+//! are unit clauses in the frame solvers) and are part of every lifting
+//! target, so each transition of a trace satisfies them.
+//!
+//! Limitations, roughly by significance: no ternary-simulation preprocessing
+//! of latches; no infinite frame (an invariant is found only through an
+//! emptied level); one solver per frame rebuilt when dead activation clauses
+//! pile up, rather than an IC3-tuned SAT core.
+
+mod cube;
+mod frames;
+mod generalize;
+mod obligation;
+mod propagate;
+mod query;
+
+pub use cube::{Cube, StateLit};
+
+use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
+use crate::ir::aig::Aig;
+use crate::ir::trace::Trace;
+use crate::sat::SatStats;
+use frames::Frames;
+use obligation::{Obligation, ObligationQueue};
+use query::{Consecution, QuerySolver, TsLits};
+use std::time::{Duration, Instant};
+
+/// Options of IC3 (defaults from ic3ref).
+#[derive(Clone, Debug)]
+pub struct Ic3Options {
+    /// Shared limits; `max_depth` bounds the number of frames.
+    pub limits: Limits,
+    /// CTGs blocked per literal-dropping attempt before joining (Hassan et al.).
+    pub max_ctgs: usize,
+    /// Recursion depth of CTG handling; 0 disables CTGs.
+    pub max_ctg_depth: usize,
+    /// Consecutive failed literal drops before MIC gives up.
+    pub mic_attempts: usize,
+}
+
+impl Default for Ic3Options {
+    fn default() -> Self {
+        Ic3Options {
+            limits: Limits::default(),
+            max_ctgs: 3,
+            max_ctg_depth: 1,
+            mic_attempts: 3,
+        }
+    }
+}
+
+/// Counters of an IC3 run.
+#[derive(Clone, Debug, Default)]
+pub struct Ic3Stats {
+    /// Frames opened (k).
+    pub frames: usize,
+    /// Proof obligations created.
+    pub obligations: u64,
+    /// Relative-induction queries.
+    pub relative_induction: u64,
+    /// Lifting queries.
+    pub lifts: u64,
+    /// Lemmas added by blocking (propagation not counted).
+    pub lemmas: u64,
+    /// Literals removed by generalization.
+    pub literals_dropped: u64,
+    /// Counterexamples to generalization blocked.
+    pub ctgs: u64,
+    /// Lemmas pushed to a higher level.
+    pub propagated: u64,
+    /// Lemmas removed as subsumed.
+    pub subsumed: u64,
+    /// Frame solvers rebuilt.
+    pub rebuilds: u64,
+    /// SAT calls of rebuilt solvers (the live ones are added at the end).
+    pub sat: SatStats,
+    /// Time in relative-induction queries.
+    pub time_relative_induction: Duration,
+    /// Time in lifting.
+    pub time_lift: Duration,
+    /// Time in generalization (includes its queries).
+    pub time_generalize: Duration,
+    /// Time in propagation (includes its queries).
+    pub time_propagate: Duration,
+}
+
+/// The budget ran out in a query.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// The IC3 engine state for one circuit.
+pub struct Ic3<'a> {
+    aig: &'a Aig,
+    options: Ic3Options,
+    init: Vec<Option<bool>>,
+    lits: TsLits,
+    frames: Frames,
+    solvers: Vec<QuerySolver>,
+    lift_solver: QuerySolver,
+    queue: ObligationQueue,
+    activity: Vec<f64>,
+    stats: Ic3Stats,
+}
+
+/// What one strengthening found.
+enum Found {
+    Trace(Trace),
+    Proof(Vec<Cube>),
+}
+
+impl<'a> Ic3<'a> {
+    /// An engine for `aig` (single bad property `aig.bad[0]`).
+    pub fn new(aig: &'a Aig, options: Ic3Options) -> Ic3<'a> {
+        let (lift_solver, lits) =
+            QuerySolver::new(aig, options.limits.backend, &options.limits.budget, false);
+        let mut ic3 = Ic3 {
+            aig,
+            init: aig.latches.iter().map(|l| l.init).collect(),
+            lits,
+            frames: Frames::new(),
+            solvers: Vec::new(),
+            lift_solver,
+            queue: ObligationQueue::default(),
+            activity: vec![0.0; aig.latches.len()],
+            stats: Ic3Stats::default(),
+            options,
+        };
+        let f0 = ic3.frame_solver(0);
+        let f1 = ic3.frame_solver(1);
+        ic3.solvers = vec![f0, f1];
+        ic3
+    }
+
+    /// Runs until a proof, a counterexample, the frame bound or the budget.
+    pub fn run(&mut self) -> Verdict {
+        match self.search() {
+            Ok(Some(Found::Trace(t))) => Verdict::Unsafe(t),
+            Ok(Some(Found::Proof(cubes))) => Verdict::Safe(Proof::Invariant(
+                cubes
+                    .iter()
+                    .map(|c| c.lits().iter().map(|l| (l.latch(), l.value())).collect())
+                    .collect(),
+            )),
+            Ok(None) => Verdict::Unknown(format!("no proof within {} frames", self.frames.top())),
+            Err(Interrupted) => Verdict::Unknown(interrupted_reason(&self.options.limits.budget)),
+        }
+    }
+
+    fn search(&mut self) -> Result<Option<Found>, Interrupted> {
+        // A bad initial state is a counterexample of one step.
+        if let Some((cube, inputs)) = self.bad_state(0)? {
+            return Ok(Some(Found::Trace(self.initial_trace(&cube, inputs))));
+        }
+        loop {
+            let k = self.frames.top();
+            self.stats.frames = k;
+            if let Some(trace) = self.strengthen(k)? {
+                return Ok(Some(Found::Trace(trace)));
+            }
+            if self.options.limits.max_depth.is_some_and(|m| k >= m) {
+                return Ok(None);
+            }
+            self.frames.extend();
+            let solver = self.frame_solver(k + 1);
+            self.solvers.push(solver);
+            if let Some(level) = self.propagate()? {
+                return Ok(Some(Found::Proof(self.frames.lemmas_from(level + 1))));
+            }
+        }
+    }
+
+    /// Blocks every bad state of F_k; returns a trace if one cannot be blocked.
+    fn strengthen(&mut self, k: usize) -> Result<Option<Trace>, Interrupted> {
+        while let Some((cube, inputs)) = self.bad_state(k)? {
+            self.queue.clear();
+            self.queue.push(Obligation {
+                cube,
+                level: k,
+                depth: 0,
+                successor: None,
+                inputs,
+            });
+            let result = self.handle_obligations(k);
+            self.stats.obligations += self.queue.created() as u64;
+            if let Some(trace) = result? {
+                return Ok(Some(trace));
+            }
+        }
+        Ok(None)
+    }
+
+    fn handle_obligations(&mut self, k: usize) -> Result<Option<Trace>, Interrupted> {
+        while let Some(id) = self.queue.pop() {
+            let (level, cube) = {
+                let ob = self.queue.get(id);
+                (ob.level, ob.cube.clone())
+            };
+            if level == 0 {
+                return Ok(Some(self.trace_from(id)));
+            }
+            if self.frames.blocks(&cube, level) {
+                if level < k {
+                    self.queue.reopen(id, level + 1);
+                }
+                continue;
+            }
+            match self.relative_induction(&cube, level)? {
+                Consecution::Inductive(core) => {
+                    let lemma = self.generalize(core, level)?;
+                    let at = self.push_forward(lemma, level)?;
+                    if at < k {
+                        self.queue.reopen(id, at + 1);
+                    }
+                }
+                Consecution::Predecessor { state, inputs } => {
+                    let pred = self.lift(&state, &inputs, query::Target::Cube(&cube))?;
+                    let depth = self.queue.get(id).depth + 1;
+                    self.queue.reopen(id, level);
+                    self.queue.push(Obligation {
+                        cube: pred,
+                        level: level - 1,
+                        depth,
+                        successor: Some(id),
+                        inputs,
+                    });
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Adds `lemma` at the highest level up to k where it stays inductive;
+    /// returns that level.
+    fn push_forward(&mut self, mut lemma: Cube, mut level: usize) -> Result<usize, Interrupted> {
+        while level < self.frames.top() {
+            match self.relative_induction(&lemma, level + 1)? {
+                Consecution::Inductive(core) => {
+                    lemma = core;
+                    level += 1;
+                }
+                Consecution::Predecessor { .. } => break,
+            }
+        }
+        self.stats.lemmas += 1;
+        for l in lemma.lits() {
+            self.activity[l.latch()] += 1.0;
+        }
+        self.add_lemma(lemma, level);
+        Ok(level)
+    }
+
+    /// Records lemma `¬cube` at `level` in the frames and their solvers.
+    fn add_lemma(&mut self, cube: Cube, level: usize) {
+        debug_assert!(!cube.intersects_init(&self.init));
+        self.add_lemma_clause(&cube, 1, level);
+        self.stats.subsumed += self.frames.add(cube, level) as u64;
+    }
+
+    /// The concrete initial state inside `cube` (which meets Init).
+    fn initial_state(&self, cube: &Cube) -> Vec<bool> {
+        let mut state: Vec<bool> = self.init.iter().map(|v| v.unwrap_or(false)).collect();
+        for l in cube.lits() {
+            state[l.latch()] = l.value();
+        }
+        state
+    }
+
+    fn initial_trace(&self, cube: &Cube, inputs: Vec<bool>) -> Trace {
+        Trace {
+            init: self.initial_state(cube),
+            inputs: vec![inputs],
+        }
+    }
+
+    /// Follows successor links from a level-0 obligation to the bad state.
+    fn trace_from(&self, mut id: usize) -> Trace {
+        let init = self.initial_state(&self.queue.get(id).cube);
+        let mut inputs = Vec::new();
+        loop {
+            let ob = self.queue.get(id);
+            inputs.push(ob.inputs.clone());
+            match ob.successor {
+                Some(next) => id = next,
+                None => break,
+            }
+        }
+        Trace { init, inputs }
+    }
+
+    /// The counters, with the live solvers' SAT calls added.
+    pub fn stats(&self) -> Ic3Stats {
+        let mut stats = self.stats.clone();
+        for s in self
+            .solvers
+            .iter()
+            .chain(std::iter::once(&self.lift_solver))
+        {
+            stats.sat += s.solver.stats();
+        }
+        stats.frames = self.frames.top();
+        stats
+    }
+
+    /// Number of lemmas per level.
+    pub fn frame_sizes(&self) -> Vec<usize> {
+        self.frames.sizes()
+    }
+}
+
+/// Runs IC3 on `aig` and reports the outcome.
+pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
+    let start = Instant::now();
+    let mut ic3 = Ic3::new(aig, options.clone());
+    let verdict = ic3.run();
+    let s = ic3.stats();
+    Outcome {
+        verdict,
+        engine: "ic3",
+        stats: Stats {
+            depth: s.frames,
+            sat: s.sat.clone(),
+            time: start.elapsed(),
+            ic3: Some(s),
+        },
+    }
+}

@@ -1,0 +1,312 @@
+//! Every SAT query of IC3, named after what it asks (as ABC's `pdrSat.c`).
+//!
+//! Each frame F_i has its own solver holding T, the constraints and the
+//! lemmas of levels >= i (delta encoding); F_0's solver holds the initial
+//! states instead of lemmas. Solvers are built by the same deterministic
+//! procedure, so a state or input variable has the same solver literal in
+//! all of them ([`TsLits`]). Temporary clauses carry an activation literal
+//! that is disabled for good after the query; a solver is rebuilt once too
+//! many such dead clauses have piled up.
+
+use super::cube::{Cube, StateLit};
+use super::{Ic3, Interrupted};
+use crate::ir::aig::{self, Aig};
+use crate::sat::tseitin::Unroller;
+use crate::sat::{Backend, Lit, SolveResult, Solver};
+use crate::util::budget::Budget;
+use std::time::Instant;
+
+/// Dead temporary clauses a solver may carry before it is rebuilt.
+const REBUILD_AFTER: usize = 2000;
+
+/// Solver literals of one step of the transition system.
+pub struct TsLits {
+    /// Current value of each latch.
+    pub state: Vec<Lit>,
+    /// Next value of each latch (a variable equivalent to its next function).
+    pub primed: Vec<Lit>,
+    /// Each input in the current step.
+    pub inputs: Vec<Lit>,
+    /// The bad property in the current step.
+    pub bad: Lit,
+    /// The invariant constraints in the current step.
+    pub constraints: Vec<Lit>,
+}
+
+/// Loads one step of `aig` into `solver`; constraints become unit clauses if
+/// `assert_constraints`.
+pub fn load_transition(aig: &Aig, solver: &mut dyn Solver, assert_constraints: bool) -> TsLits {
+    let mut unroller = Unroller::new(aig, solver, false);
+    let state: Vec<Lit> = (0..aig.latches.len())
+        .map(|i| unroller.latch_lit(solver, i, 0))
+        .collect();
+    let nexts: Vec<Lit> = (aig.latches.iter())
+        .map(|l| unroller.encode(solver, l.next, 0))
+        .collect();
+    let constraints: Vec<Lit> = (aig.constraints.iter())
+        .map(|&c| unroller.encode(solver, c, 0))
+        .collect();
+    let bad = unroller.encode(solver, aig.bad[0], 0);
+    let inputs = (aig.inputs.iter())
+        .map(|&v| unroller.encode(solver, aig::Lit::new(v, false), 0))
+        .collect();
+    let primed = nexts
+        .iter()
+        .map(|&n| {
+            let p = solver.new_var();
+            solver.add_clause(&[!p, n]);
+            solver.add_clause(&[p, !n]);
+            p
+        })
+        .collect();
+    if assert_constraints {
+        for &c in &constraints {
+            solver.add_clause(&[c]);
+        }
+    }
+    TsLits {
+        state,
+        primed,
+        inputs,
+        bad,
+        constraints,
+    }
+}
+
+/// A solver with its count of dead temporary clauses.
+pub struct QuerySolver {
+    pub solver: Box<dyn Solver>,
+    dead: usize,
+}
+
+impl QuerySolver {
+    /// A solver holding one step of `aig`.
+    pub fn new(
+        aig: &Aig,
+        backend: Backend,
+        budget: &Budget,
+        assert_constraints: bool,
+    ) -> (QuerySolver, TsLits) {
+        let mut solver = backend.create(budget.clone());
+        let lits = load_transition(aig, solver.as_mut(), assert_constraints);
+        (QuerySolver { solver, dead: 0 }, lits)
+    }
+
+    /// Solves with `clause` present for this call only.
+    fn solve_with_temporary(&mut self, clause: &[Lit], assumptions: &mut Vec<Lit>) -> SolveResult {
+        let act = self.solver.new_var();
+        let mut guarded = Vec::with_capacity(clause.len() + 1);
+        guarded.push(!act);
+        guarded.extend_from_slice(clause);
+        self.solver.add_clause(&guarded);
+        assumptions.insert(0, act);
+        let result = self.solver.solve(assumptions);
+        self.dead += 1;
+        result
+    }
+
+    /// Disables the last temporary clause (after reading the model or core).
+    fn retire(&mut self, assumptions: &[Lit]) {
+        self.solver.add_clause(&[!assumptions[0]]);
+    }
+}
+
+/// The answer to a relative-induction query.
+pub enum Consecution {
+    /// The cube is unreachable in one step from F ∧ ¬cube; the reduced cube
+    /// (from the failed assumptions) is too, and is still not initial.
+    Inductive(Cube),
+    /// A state of F ∧ ¬cube with inputs that step into the cube.
+    Predecessor {
+        /// The full state.
+        state: Vec<bool>,
+        /// The inputs.
+        inputs: Vec<bool>,
+    },
+}
+
+/// What a lifted predecessor must guarantee.
+pub enum Target<'c> {
+    /// Every state of the lifted cube steps into this cube.
+    Cube(&'c Cube),
+    /// Every state of the lifted cube is bad.
+    Bad,
+}
+
+impl Ic3<'_> {
+    pub(super) fn state_lit(&self, l: StateLit) -> Lit {
+        self.lits.state[l.latch()].xor(!l.value())
+    }
+
+    fn primed_lit(&self, l: StateLit) -> Lit {
+        self.lits.primed[l.latch()].xor(!l.value())
+    }
+
+    fn check(result: SolveResult) -> Result<bool, Interrupted> {
+        match result {
+            SolveResult::Sat => Ok(true),
+            SolveResult::Unsat => Ok(false),
+            SolveResult::Interrupted => Err(Interrupted),
+        }
+    }
+
+    fn read_model(&self, solver: &dyn Solver) -> (Vec<bool>, Vec<bool>) {
+        let state = self.lits.state.iter().map(|&l| solver.value(l)).collect();
+        let inputs = self.lits.inputs.iter().map(|&l| solver.value(l)).collect();
+        (state, inputs)
+    }
+
+    /// Is `cube` inductive relative to F_{level-1}: F_{level-1} ∧ C ∧ ¬cube ∧ T ∧ cube' UNSAT?
+    ///
+    /// WARNING: `cube` must not intersect the initial states.
+    pub(super) fn relative_induction(
+        &mut self,
+        cube: &Cube,
+        level: usize,
+    ) -> Result<Consecution, Interrupted> {
+        debug_assert!(level >= 1 && !cube.intersects_init(&self.init));
+        let start = Instant::now();
+        self.stats.relative_induction += 1;
+        let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+        let mut assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
+        let solver = &mut self.solvers[level - 1];
+        let result = solver.solve_with_temporary(&clause, &mut assumptions);
+        let answer = match Self::check(result) {
+            Err(e) => Err(e),
+            Ok(true) => {
+                let (state, inputs) = self.read_model(self.solvers[level - 1].solver.as_ref());
+                Ok(Consecution::Predecessor { state, inputs })
+            }
+            Ok(false) => {
+                let solver = self.solvers[level - 1].solver.as_ref();
+                let mut core: Vec<StateLit> = (cube.lits().iter().copied())
+                    .filter(|&l| solver.failed(self.primed_lit(l)))
+                    .collect();
+                if !core
+                    .iter()
+                    .any(|l| self.init[l.latch()].is_some_and(|v| v != l.value()))
+                {
+                    // The core meets Init: keep a literal that excludes Init.
+                    let keep = cube
+                        .lits()
+                        .iter()
+                        .find(|l| self.init[l.latch()].is_some_and(|v| v != l.value()));
+                    core.push(*keep.expect("cube excludes Init"));
+                }
+                Ok(Consecution::Inductive(Cube::new(core)))
+            }
+        };
+        self.solvers[level - 1].retire(&assumptions);
+        self.maybe_rebuild(level - 1);
+        self.stats.time_relative_induction += start.elapsed();
+        answer
+    }
+
+    /// A bad state in F_level with its inputs, lifted to a cube, if any.
+    pub(super) fn bad_state(
+        &mut self,
+        level: usize,
+    ) -> Result<Option<(Cube, Vec<bool>)>, Interrupted> {
+        let bad = self.lits.bad;
+        if !Self::check(self.solvers[level].solver.solve(&[bad]))? {
+            return Ok(None);
+        }
+        let (state, inputs) = self.read_model(self.solvers[level].solver.as_ref());
+        let cube = self.lift(&state, &inputs, Target::Bad)?;
+        Ok(Some((cube, inputs)))
+    }
+
+    /// Shrinks a concrete state to a cube of states that, under `inputs`, all
+    /// satisfy the constraints and reach the target (a SAT call on the
+    /// transition's cone: the failed state assumptions form the cube).
+    pub(super) fn lift(
+        &mut self,
+        state: &[bool],
+        inputs: &[bool],
+        target: Target,
+    ) -> Result<Cube, Interrupted> {
+        let start = Instant::now();
+        self.stats.lifts += 1;
+        // Target fails or some constraint fails: unsatisfiable under the assumptions.
+        let mut clause: Vec<Lit> = self.lits.constraints.iter().map(|&c| !c).collect();
+        match target {
+            Target::Bad => clause.push(!self.lits.bad),
+            Target::Cube(c) => clause.extend(c.lits().iter().map(|&l| !self.primed_lit(l))),
+        }
+        let mut assumptions: Vec<Lit> = (self.lits.inputs.iter().zip(inputs))
+            .map(|(&l, &v)| l.xor(!v))
+            .collect();
+        let first_state = assumptions.len() + 1;
+        assumptions.extend(self.lits.state.iter().zip(state).map(|(&l, &v)| l.xor(!v)));
+        let result = self
+            .lift_solver
+            .solve_with_temporary(&clause, &mut assumptions);
+        let cube = match Self::check(result)? {
+            // Cannot happen for a model of the query that produced `state`;
+            // the full state is a correct, if large, answer.
+            true => Cube::new(
+                state
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| StateLit::new(i, v))
+                    .collect(),
+            ),
+            false => {
+                let solver = self.lift_solver.solver.as_ref();
+                Cube::new(
+                    (assumptions[first_state..].iter().enumerate())
+                        .filter(|&(_, &l)| solver.failed(l))
+                        .map(|(i, _)| StateLit::new(i, state[i]))
+                        .collect(),
+                )
+            }
+        };
+        self.lift_solver.retire(&assumptions);
+        if self.lift_solver.dead > REBUILD_AFTER {
+            self.lift_solver = QuerySolver::new(
+                self.aig,
+                self.options.limits.backend,
+                &self.options.limits.budget,
+                false,
+            )
+            .0;
+        }
+        self.stats.time_lift += start.elapsed();
+        Ok(cube)
+    }
+
+    /// Adds the lemma `¬cube` to the solvers of frames `from..=to`.
+    pub(super) fn add_lemma_clause(&mut self, cube: &Cube, from: usize, to: usize) {
+        let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+        for solver in &mut self.solvers[from..=to] {
+            solver.solver.add_clause(&clause);
+        }
+    }
+
+    /// A fresh solver for frame `level` with its lemmas (or Init for level 0).
+    pub(super) fn frame_solver(&mut self, level: usize) -> QuerySolver {
+        let limits = &self.options.limits;
+        let (mut solver, _) = QuerySolver::new(self.aig, limits.backend, &limits.budget, true);
+        if level == 0 {
+            for (i, init) in self.init.iter().enumerate() {
+                if let Some(v) = *init {
+                    solver.solver.add_clause(&[self.lits.state[i].xor(!v)]);
+                }
+            }
+        } else {
+            for cube in self.frames.lemmas_from(level) {
+                let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+                solver.solver.add_clause(&clause);
+            }
+        }
+        solver
+    }
+
+    fn maybe_rebuild(&mut self, level: usize) {
+        if self.solvers[level].dead > REBUILD_AFTER {
+            self.stats.sat += self.solvers[level].solver.stats();
+            self.solvers[level] = self.frame_solver(level);
+            self.stats.rebuilds += 1;
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! End-to-end tests of the `invar` binary: verdicts and witnesses on the
+//! hand-written examples, errors, timeouts, conversion, info and JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn example(name: &str) -> PathBuf {
+    root().join("formats/aiger").join(name)
+}
+
+fn invar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args(args)
+        .output()
+        .expect("runs invar")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("invar-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Checks `file` and asserts the verdict; returns stdout.
+fn check_verdict(file: &Path, engine: &str, expected_code: i32) -> String {
+    let o = invar(&["check", file.to_str().unwrap(), "--engine", engine]);
+    assert_eq!(
+        o.status.code(),
+        Some(expected_code),
+        "{}: {}{}",
+        file.display(),
+        stdout(&o),
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+#[test]
+fn hand_written_examples_get_their_verdicts() {
+    // (file, exit code with bmc, with kind); the README of formats/aiger says why.
+    let cases = [
+        ("and.aag", 10, 10),
+        ("uninit.aag", 10, 10),
+        ("constraint.aag", 0, 20),
+        ("constraint_last.aag", 0, 20),
+        ("resets.aag", 0, 20),
+        ("unordered.aag", 0, 20),
+        ("symbols_comments.aag", 0, 20),
+        ("justice.aag", 0, 0),
+    ];
+    for (file, bmc, kind) in cases {
+        let path = example(file);
+        let bmc_args = [
+            "check",
+            path.to_str().unwrap(),
+            "--engine",
+            "bmc",
+            "--max-k",
+            "20",
+        ];
+        let o = invar(&bmc_args);
+        assert_eq!(o.status.code(), Some(bmc), "{file} bmc: {}", stderr(&o));
+        check_verdict(&path, "kind", kind);
+        check_verdict(&path, "auto", kind);
+    }
+}
+
+#[test]
+fn unsafe_output_is_an_hwmcc_witness() {
+    assert_eq!(
+        check_verdict(&example("and.aag"), "bmc", 10),
+        "1\nb0\n\n11\n.\n"
+    );
+    // The uninitialised latch starts at 1, chosen by the engine.
+    assert_eq!(
+        check_verdict(&example("uninit.aag"), "kind", 10),
+        "1\nb0\n1\n\n.\n"
+    );
+    assert_eq!(
+        check_verdict(&example("constraint.aag"), "kind", 20),
+        "0\nb0\n.\n"
+    );
+    assert_eq!(
+        check_verdict(&example("justice.aag"), "kind", 0),
+        "2\nj0\n.\n"
+    );
+}
+
+#[test]
+fn property_selection() {
+    let path = example("symbols_comments.aag");
+    let p = path.to_str().unwrap();
+    let o = invar(&["check", p, "--property", "0"]);
+    assert_eq!(o.status.code(), Some(20));
+    let o = invar(&["check", p, "--property", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--property 3 is out of range: the model has 1 bad properties"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn malformed_inputs_exit_1_with_one_line() {
+    let dir = root().join("formats/aiger/malformed");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        for cmd in ["check", "info"] {
+            let o = invar(&[cmd, path.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(1), "{}", path.display());
+            assert!(o.stdout.is_empty(), "no verdict on a model not understood");
+            let err = stderr(&o);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with(&format!("invar: {}", path.display())),
+                "{err}"
+            );
+            assert!(!err.contains("panicked"), "{err}");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 15);
+    let o = invar(&["check", "/nonexistent/model.aig"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/nonexistent/model.aig: cannot read"));
+}
+
+#[test]
+fn usage_errors_exit_1() {
+    assert_eq!(invar(&["check"]).status.code(), Some(1));
+    assert_eq!(invar(&["frobnicate"]).status.code(), Some(1));
+    let p = example("and.aag");
+    assert_eq!(
+        invar(&["check", p.to_str().unwrap(), "--engine", "magic"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        invar(&["check", p.to_str().unwrap(), "--timeout", "-3"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(invar(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn timeout_is_honoured_within_a_second() {
+    // A safe instance that neither BMC nor k-induction settles in 2 seconds.
+    let path = root().join("hwmcc-samples/goel-industry-cal3-cal3.aig");
+    for engine in ["bmc", "kind", "auto"] {
+        let start = Instant::now();
+        let o = invar(&[
+            "check",
+            path.to_str().unwrap(),
+            "--timeout",
+            "2",
+            "--engine",
+            engine,
+        ]);
+        let took = start.elapsed();
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "2\nb0\n.\n");
+        assert!(took < Duration::from_secs(3), "{engine} took {took:?}");
+    }
+}
+
+#[test]
+fn sim_confirms_and_rejects_witnesses() {
+    let model = example("and.aag");
+    let good = tmp("and.wit");
+    std::fs::write(&good, "1\nb0\n\n11\n.\n").unwrap();
+    let o = invar(&["sim", model.to_str().unwrap(), good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "b0: reached at step 0 of 1\n");
+    let bad = tmp("and-bad.wit");
+    std::fs::write(&bad, "1\nb0\n\n10\n01\n.\n").unwrap();
+    let o = invar(&["sim", model.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("not reached"));
+    // A step that violates a constraint ends the trace: no bad after it counts.
+    let c = example("constraint.aag");
+    let w = tmp("constraint.wit");
+    std::fs::write(&w, "1\nb0\n0\n1\n0\n.\n").unwrap();
+    let o = invar(&["sim", c.to_str().unwrap(), w.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("constraint 0 fails at step 0"),
+        "{}",
+        stdout(&o)
+    );
+    // Malformed witness: exit 1 with file and line.
+    std::fs::write(&w, "1\nb0\n01\n1\n.\n").unwrap();
+    let o = invar(&["sim", c.to_str().unwrap(), w.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("constraint.wit:3: expected 1 latch values"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn convert_round_trips_through_binary() {
+    let src = example("symbols_comments.aag");
+    let aig = tmp("sc.aig");
+    let back = tmp("sc.aag");
+    assert_eq!(
+        invar(&["convert", src.to_str().unwrap(), aig.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert!(std::fs::read(&aig)
+        .unwrap()
+        .starts_with(b"aig 4 1 1 1 2 1 1 0 1\n"));
+    assert_eq!(
+        invar(&["convert", aig.to_str().unwrap(), back.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let text = std::fs::read_to_string(&back).unwrap();
+    assert!(
+        text.contains("i0 req\n") && text.contains("c\nA comment section"),
+        "{text}"
+    );
+    assert_eq!(check_verdict(&back, "kind", 20), "0\nb0\n.\n");
+    let o = invar(&[
+        "convert",
+        src.to_str().unwrap(),
+        tmp("x.btor9").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn info_reports_counts_and_cones() {
+    let o = invar(&["info", example("resets.aag").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.contains("latches      3\n"), "{text}");
+    // The input and the free latch cannot reach the property.
+    assert!(
+        text.contains("cone: 0 inputs, 2 latches, 1 ands (toggle_and_not_one)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_output_carries_verdict_and_witness() {
+    let o = invar(&["check", example("and.aag").to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(10));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with('{') && text.trim_end().ends_with('}'),
+        "{text}"
+    );
+    assert!(text.contains("\"verdict\": \"unsafe\""), "{text}");
+    assert!(
+        text.contains("\"witness\": \"1\\nb0\\n\\n11\\n.\\n\""),
+        "{text}"
+    );
+    let o = invar(&[
+        "check",
+        example("constraint.aag").to_str().unwrap(),
+        "--json",
+        "--engine",
+        "kind",
+    ]);
+    assert!(
+        stdout(&o).contains("\"verdict\": \"safe\"") && stdout(&o).contains("\"k\": 1"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn verbose_goes_to_stderr_only() {
+    let o = invar(&[
+        "check",
+        example("resets.aag").to_str().unwrap(),
+        "-v",
+        "--engine",
+        "kind",
+    ]);
+    assert_eq!(stdout(&o), "0\nb0\n.\n");
+    assert!(
+        stderr(&o).contains("proof checked with minisat"),
+        "{}",
+        stderr(&o)
+    );
+    let o = invar(&[
+        "check",
+        example("resets.aag").to_str().unwrap(),
+        "-v",
+        "--engine",
+        "kind",
+        "--sat",
+        "minisat",
+    ]);
+    assert!(
+        stderr(&o).contains("proof checked with cadical"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,301 @@
+//! Differential test over a few hundred random small circuits (fixed seeds):
+//! BMC and k-induction (with and without simple paths, on both SAT backends)
+//! must agree with each other and with explicit-state breadth-first search,
+//! every counterexample must replay on the file-level model, and every proof
+//! must pass the independent k-induction checker.
+
+use invar::check::{invariant, kinduction, replay};
+use invar::engines::ic3::{self, Ic3Options};
+use invar::engines::kind::KindOptions;
+use invar::engines::{bmc, kind, Limits, Proof, Verdict};
+use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
+use invar::ir::aig::{lit_value, Aig, Lit};
+use invar::ir::coi::cone_of_influence;
+use invar::ir::trace::Trace;
+use invar::sat::Backend;
+use invar::util::budget::Budget;
+use invar::util::rng::Rng;
+
+/// A random file-level circuit in binary order.
+fn random_aiger(rng: &mut Rng) -> Aiger {
+    let inputs = rng.below(4) as u32;
+    let latches = 1 + rng.below(8) as u32;
+    let ands = 2 + rng.below(30) as u32;
+    let maxvar = inputs + latches + ands;
+    let lit_below = |rng: &mut Rng, var_limit: u32| {
+        (2 * rng.below(var_limit as u64 + 1) as u32) | rng.coin() as u32
+    };
+    let mut a = Aiger {
+        maxvar,
+        inputs: (1..=inputs).map(|v| 2 * v).collect(),
+        ..Aiger::default()
+    };
+    for k in 0..ands {
+        let lhs = 2 * (inputs + latches + 1 + k);
+        let x = lit_below(rng, lhs / 2 - 1);
+        let y = lit_below(rng, lhs / 2 - 1);
+        a.ands.push(AigerAnd {
+            lhs,
+            rhs0: x.max(y),
+            rhs1: x.min(y),
+        });
+    }
+    for k in 0..latches {
+        let lit = 2 * (inputs + 1 + k);
+        let reset = match rng.below(4) {
+            0 => Reset::Uninitialized,
+            1 => Reset::One,
+            _ => Reset::Zero,
+        };
+        let next = lit_below(rng, maxvar);
+        a.latches.push(AigerLatch { lit, next, reset });
+    }
+    // Bias bad properties towards the deepest gates, which read the most.
+    for _ in 0..1 + rng.below(2) {
+        let v = maxvar - rng.below(ands.min(4) as u64) as u32;
+        a.bad.push((2 * v) | rng.coin() as u32);
+    }
+    if rng.below(3) == 0 {
+        a.constraints.push(lit_below(rng, maxvar));
+    }
+    a
+}
+
+/// Length of the shortest counterexample (steps), by breadth-first search.
+fn shortest_counterexample(aig: &Aig) -> Option<usize> {
+    let l = aig.latches.len();
+    let i = aig.inputs.len();
+    let bits = |x: usize, n: usize| (0..n).map(|b| x >> b & 1 == 1).collect::<Vec<bool>>();
+    let mut seen = vec![false; 1 << l];
+    let mut frontier: Vec<usize> = (0..1usize << l)
+        .filter(|&s| {
+            aig.latches
+                .iter()
+                .enumerate()
+                .all(|(k, latch)| latch.init.is_none_or(|v| v == (s >> k & 1 == 1)))
+        })
+        .collect();
+    for &s in &frontier {
+        seen[s] = true;
+    }
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &s in &frontier {
+            for x in 0..1usize << i {
+                let v = aig.eval(&bits(x, i), &bits(s, l));
+                if !aig.constraints.iter().all(|&c| lit_value(&v, c)) {
+                    continue;
+                }
+                if aig.bad.iter().any(|&b| lit_value(&v, b)) {
+                    return Some(depth + 1);
+                }
+                let t = aig.latches.iter().enumerate().fold(0, |acc, (k, latch)| {
+                    acc | (lit_value(&v, latch.next) as usize) << k
+                });
+                if !std::mem::replace(&mut seen[t], true) {
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+        depth += 1;
+    }
+    None
+}
+
+fn assert_replays(a: &Aiger, props: &[usize], trace: &Trace, case: u64) {
+    let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+    let inputs: Vec<Vec<Option<bool>>> = trace
+        .inputs
+        .iter()
+        .map(|v| v.iter().map(|&b| Some(b)).collect())
+        .collect();
+    match replay::replay(a, props, &init, &inputs) {
+        replay::Replay::Reached { step, .. } => {
+            assert_eq!(step + 1, trace.len(), "case {case}: bad reached early")
+        }
+        other => panic!("case {case}: trace does not replay: {other:?}"),
+    }
+}
+
+#[test]
+fn engines_agree_with_each_other_and_with_explicit_search() {
+    let (mut unsafe_cases, mut proved, mut proved_plain) = (0, 0, 0);
+    for case in 0..400u64 {
+        let mut rng = Rng::new(1000 + case);
+        let file = random_aiger(&mut rng);
+        let full = file.to_aig();
+        let props: Vec<usize> = (0..full.bad.len()).collect();
+        let bad: Vec<Lit> = full.bad.clone();
+        let (reduced, restore) = cone_of_influence(&full, &bad);
+        let truth = shortest_counterexample(&full);
+        let bound = (1usize << full.latches.len()) + 1;
+        let backend = if case % 2 == 0 {
+            Backend::Cadical
+        } else {
+            Backend::Minisat
+        };
+        let limits = Limits {
+            max_depth: Some(bound),
+            budget: Budget::unlimited(),
+            backend,
+        };
+
+        let b = bmc::check(&reduced, &limits);
+        let with_sp = kind::check(
+            &reduced,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: true,
+            },
+        );
+        let plain = kind::check(
+            &reduced,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: false,
+            },
+        );
+        // IC3 with its default options and with CTGs off (plain MIC).
+        let unbounded = Limits {
+            max_depth: None,
+            ..limits.clone()
+        };
+        let ic3_ctg = ic3::check(
+            &reduced,
+            &Ic3Options {
+                limits: unbounded.clone(),
+                ..Ic3Options::default()
+            },
+        );
+        let ic3_plain = ic3::check(
+            &reduced,
+            &Ic3Options {
+                limits: unbounded,
+                max_ctg_depth: 0,
+                mic_attempts: usize::MAX,
+                ..Ic3Options::default()
+            },
+        );
+        for outcome in [&b, &with_sp, &plain, &ic3_ctg, &ic3_plain] {
+            match (&outcome.verdict, truth) {
+                (Verdict::Unsafe(trace), Some(len)) => {
+                    assert_eq!(
+                        trace.len(),
+                        len,
+                        "case {case}: {} trace is not shortest",
+                        outcome.engine
+                    );
+                    assert_replays(&file, &props, &restore.trace(trace), case);
+                }
+                (Verdict::Unsafe(_), None) => panic!(
+                    "case {case}: {} says unsafe, search says safe",
+                    outcome.engine
+                ),
+                (Verdict::Safe(_), Some(_)) => panic!(
+                    "case {case}: {} says safe, search finds a counterexample",
+                    outcome.engine
+                ),
+                (Verdict::Safe(Proof::KInduction { k, simple_path }), None) => {
+                    let checker = backend.other();
+                    kinduction::check(&full, &bad, *k, *simple_path, checker, &Budget::unlimited())
+                        .unwrap_or_else(|e| panic!("case {case}: proof rejected: {e}"));
+                }
+                (Verdict::Safe(Proof::Invariant(cubes)), None) => {
+                    let cubes: Vec<Vec<(usize, bool)>> = cubes
+                        .iter()
+                        .map(|c| c.iter().map(|&(l, v)| (restore.latches[l], v)).collect())
+                        .collect();
+                    invariant::check(&full, &bad, &cubes, backend.other(), &Budget::unlimited())
+                        .unwrap_or_else(|e| panic!("case {case}: invariant rejected: {e}"));
+                }
+                (Verdict::Unknown(_), Some(_)) => panic!(
+                    "case {case}: {} missed a counterexample within the bound",
+                    outcome.engine
+                ),
+                (Verdict::Unknown(_), None) => {}
+            }
+        }
+        match truth {
+            Some(_) => {
+                assert!(
+                    matches!(ic3_ctg.verdict, Verdict::Unsafe(_)),
+                    "case {case}: IC3 is complete"
+                );
+                unsafe_cases += 1
+            }
+            None => {
+                assert!(
+                    matches!(with_sp.verdict, Verdict::Safe(_)),
+                    "case {case}: simple-path k-induction is complete"
+                );
+                assert!(matches!(b.verdict, Verdict::Unknown(_)));
+                proved += 1;
+                proved_plain += matches!(plain.verdict, Verdict::Safe(_)) as usize;
+            }
+        }
+    }
+    // The generator must exercise both outcomes.
+    assert!(
+        unsafe_cases >= 50 && proved >= 50,
+        "unsafe {unsafe_cases}, safe {proved}"
+    );
+    eprintln!("unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain})");
+}
+
+/// A wrong k must be rejected by the proof checker: it cannot be a rubber stamp.
+#[test]
+fn proof_checker_rejects_wrong_claims() {
+    // A 3-bit counter from 0 whose bad state is 5: unsafe, reached at step 5.
+    let mut aig = Aig::new();
+    let b: Vec<Lit> = (0..3).map(|_| aig.add_latch(Some(false))).collect();
+    let n0 = !b[0];
+    let n1 = aig.xor(b[1], b[0]);
+    let c = aig.and(b[1], b[0]);
+    let n2 = aig.xor(b[2], c);
+    for (k, n) in [n0, n1, n2].into_iter().enumerate() {
+        aig.set_next(k, n);
+    }
+    let t = aig.and(b[0], !b[1]);
+    let five = aig.and(t, b[2]);
+    aig.bad = vec![five];
+    for k in 1..6 {
+        for sp in [false, true] {
+            assert!(kinduction::check(
+                &aig,
+                &[five],
+                k,
+                sp,
+                Backend::Minisat,
+                &Budget::unlimited()
+            )
+            .is_err());
+        }
+    }
+    // Nor may an invariant that is not one pass: "bit 2 stays 0" holds
+    // initially and excludes 5, but is not inductive.
+    assert!(invariant::check(
+        &aig,
+        &[five],
+        &[vec![(2, true)]],
+        Backend::Cadical,
+        &Budget::unlimited()
+    )
+    .is_err());
+    // "bit 0 is 1" excludes an initial state.
+    assert!(invariant::check(
+        &aig,
+        &[five],
+        &[vec![(0, false)]],
+        Backend::Cadical,
+        &Budget::unlimited()
+    )
+    .is_err());
+    // And the engines find it.
+    let limits = Limits::default();
+    let Verdict::Unsafe(trace) = bmc::check(&aig, &limits).verdict else {
+        panic!("counter reaches 5")
+    };
+    assert_eq!(trace.len(), 6);
+}

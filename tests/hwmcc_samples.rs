@@ -1,0 +1,145 @@
+//! Runs `invar check` on every instance of `hwmcc-samples/MANIFEST.tsv` and
+//! asserts its expected verdict (unknown is accepted for safe instances the
+//! engines cannot prove in the time limit, never for unsafe ones); every
+//! witness is replayed by `invar sim` and by the independent simulator
+//! `tests/tools/aigsim.py`.
+//!
+//! INVAR_SAMPLE_TIMEOUT overrides the per-instance limit (seconds).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+struct Sample {
+    file: PathBuf,
+    expected: String,
+}
+
+fn samples() -> Vec<Sample> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("hwmcc-samples");
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("manifest");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (file, expected) = (col("file"), col("expected"));
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Sample {
+                file: dir.join(f[file]),
+                expected: f[expected].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Checks one sample; returns its verdict or a failure message.
+fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
+    let name = sample
+        .file
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let path = sample.file.to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args(["check", path, "--timeout", timeout])
+        .output()
+        .unwrap();
+    let verdict = match out.status.code() {
+        Some(10) => "unsafe",
+        Some(20) => "safe",
+        Some(0) => "unknown",
+        other => {
+            return Err(format!(
+                "{name}: exit {other:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    match (sample.expected.as_str(), verdict) {
+        (e, v) if e == v => {}
+        ("safe", "unknown") => {}
+        // Unknown to the reference tools too; any validated verdict is welcome.
+        ("unknown", _) => {}
+        (e, v) => return Err(format!("{name}: expected {e}, got {v}")),
+    }
+    if verdict == "unsafe" {
+        let witness =
+            std::env::temp_dir().join(format!("invar-sample-{}-{name}.wit", std::process::id()));
+        std::fs::write(&witness, &out.stdout).unwrap();
+        let w = witness.to_str().unwrap();
+        let sim = Command::new(env!("CARGO_BIN_EXE_invar"))
+            .args(["sim", path, w])
+            .output()
+            .unwrap();
+        if sim.status.code() != Some(0) {
+            return Err(format!(
+                "{name}: invar sim rejects the witness: {}",
+                String::from_utf8_lossy(&sim.stdout)
+            ));
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/aigsim.py");
+        let py = Command::new("python3")
+            .arg(script)
+            .args([path, w])
+            .output()
+            .unwrap();
+        if py.status.code() != Some(0) {
+            return Err(format!(
+                "{name}: aigsim.py rejects the witness: {}",
+                String::from_utf8_lossy(&py.stdout)
+            ));
+        }
+        let _ = std::fs::remove_file(&witness);
+    }
+    Ok(verdict)
+}
+
+#[test]
+fn samples_get_expected_verdicts_and_witnesses_replay() {
+    let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "10".into());
+    let samples = samples();
+    assert!(
+        samples.len() >= 25,
+        "at least 25 samples, found {}",
+        samples.len()
+    );
+    assert!(
+        samples.iter().any(|s| s.expected == "safe")
+            && samples.iter().any(|s| s.expected == "unsafe")
+    );
+    let next = Mutex::new(0usize);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(sample) = samples.get(i) else { break };
+                let r = run(sample, &timeout);
+                results.lock().unwrap().push((sample.file.clone(), r));
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let count = |v: &str| {
+        results
+            .iter()
+            .filter(|(_, r)| r.as_deref() == Ok(v))
+            .count()
+    };
+    eprintln!(
+        "hwmcc-samples: {} unsafe, {} safe, {} unknown of {} ({timeout} s each)",
+        count("unsafe"),
+        count("safe"),
+        count("unknown"),
+        results.len()
+    );
+    let failures: Vec<String> = results.into_iter().filter_map(|(_, r)| r.err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
