@@ -90,8 +90,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr"])
-    ap.add_argument("extra", nargs="*")
-    args = ap.parse_args()
+    args, extra = ap.parse_known_args()
+    args.extra = [a for a in extra if a != "--"]
     rows = load(args.set)
 
     def job(row):

@@ -4,13 +4,13 @@
 //! every counterexample must replay on the file-level model, and every proof
 //! must pass the independent k-induction checker.
 
-use invar::check::{invariant, kinduction, replay};
+use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::{self, Ic3Options};
 use invar::engines::kind::KindOptions;
 use invar::engines::{bmc, kind, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
-use invar::ir::coi::cone_of_influence;
+use invar::ir::prepare::prepare;
 use invar::ir::trace::Trace;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
@@ -128,7 +128,8 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         let full = file.to_aig();
         let props: Vec<usize> = (0..full.bad.len()).collect();
         let bad: Vec<Lit> = full.bad.clone();
-        let (reduced, restore) = cone_of_influence(&full, &bad);
+        let prepared = prepare(&full, &props, case % 3 != 0);
+        let (reduced, restore) = (&prepared.aig, &prepared.restore);
         let truth = shortest_counterexample(&full);
         let bound = (1usize << full.latches.len()) + 1;
         let backend = if case % 2 == 0 {
@@ -142,16 +143,16 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             backend,
         };
 
-        let b = bmc::check(&reduced, &limits);
+        let b = bmc::check(reduced, &limits);
         let with_sp = kind::check(
-            &reduced,
+            reduced,
             &KindOptions {
                 limits: limits.clone(),
                 simple_path: true,
             },
         );
         let plain = kind::check(
-            &reduced,
+            reduced,
             &KindOptions {
                 limits: limits.clone(),
                 simple_path: false,
@@ -163,14 +164,14 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             ..limits.clone()
         };
         let ic3_ctg = ic3::check(
-            &reduced,
+            reduced,
             &Ic3Options {
                 limits: unbounded.clone(),
                 ..Ic3Options::default()
             },
         );
         let ic3_plain = ic3::check(
-            &reduced,
+            reduced,
             &Ic3Options {
                 limits: unbounded,
                 max_ctg_depth: 0,
@@ -199,8 +200,16 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 ),
                 (Verdict::Safe(Proof::KInduction { k, simple_path }), None) => {
                     let checker = backend.other();
-                    kinduction::check(&full, &bad, *k, *simple_path, checker, &Budget::unlimited())
-                        .unwrap_or_else(|e| panic!("case {case}: proof rejected: {e}"));
+                    kinduction::check(
+                        &full,
+                        &bad,
+                        *k,
+                        *simple_path,
+                        &prepared.facts,
+                        checker,
+                        &Budget::unlimited(),
+                    )
+                    .unwrap_or_else(|e| panic!("case {case}: proof rejected: {e}"));
                 }
                 (Verdict::Safe(Proof::Invariant(cubes)), None) => {
                     let cubes: Vec<Vec<(usize, bool)>> = cubes
@@ -209,6 +218,11 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                         .collect();
                     invariant::check(&full, &bad, &cubes, backend.other(), &Budget::unlimited())
                         .unwrap_or_else(|e| panic!("case {case}: invariant rejected: {e}"));
+                    // The witness circuit certifies the first bad property (all
+                    // are in its disjunction).
+                    let witness = certificate::witness_from_invariant(&full, &bad, &cubes);
+                    certificate::check_witness(&full, &witness, backend, &Budget::unlimited())
+                        .unwrap_or_else(|e| panic!("case {case}: certificate rejected: {e}"));
                 }
                 (Verdict::Unknown(_), Some(_)) => panic!(
                     "case {case}: {} missed a counterexample within the bound",
@@ -267,6 +281,7 @@ fn proof_checker_rejects_wrong_claims() {
                 &[five],
                 k,
                 sp,
+                &[],
                 Backend::Minisat,
                 &Budget::unlimited()
             )
@@ -292,6 +307,18 @@ fn proof_checker_rejects_wrong_claims() {
         &Budget::unlimited()
     )
     .is_err());
+    // Wrong lemmas are caught before they are assumed: "bit 0 stays 0" is
+    // not inductive, and would make the counter trivially safe.
+    let claim = kinduction::check(
+        &aig,
+        &[five],
+        1,
+        false,
+        &[vec![(0, true)]],
+        Backend::Minisat,
+        &Budget::unlimited(),
+    );
+    assert!(claim.unwrap_err().starts_with("assumed lemmas"));
     // And the engines find it.
     let limits = Limits::default();
     let Verdict::Unsafe(trace) = bmc::check(&aig, &limits).verdict else {

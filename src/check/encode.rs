@@ -45,6 +45,17 @@ impl<'a> Frames<'a> {
     }
 
     /// Adds the next frame; constraints are asserted in it if `constrained`.
+    /// Adds the clause `¬cube` for every cube, in frame `k`.
+    pub(crate) fn exclude(&mut self, cubes: &[Vec<(usize, bool)>], k: usize) {
+        for cube in cubes {
+            let clause: Vec<sat::Lit> = cube
+                .iter()
+                .map(|&(l, v)| !self.latch(l, k).xor(!v))
+                .collect();
+            self.solver.add_clause(&clause);
+        }
+    }
+
     pub(crate) fn push_frame(&mut self, constrained: bool) {
         let k = self.lits.len();
         let mut frame: Vec<sat::Lit> = Vec::with_capacity(self.aig.num_nodes());

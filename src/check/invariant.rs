@@ -20,6 +20,26 @@ pub fn check(
     backend: Backend,
     budget: &Budget,
 ) -> Result<(), String> {
+    check_clauses(aig, Some(bad), cubes, backend, budget)
+}
+
+/// Checks initiation and consecution only (no property).
+pub fn check_inductive(
+    aig: &Aig,
+    cubes: &[Vec<(usize, bool)>],
+    backend: Backend,
+    budget: &Budget,
+) -> Result<(), String> {
+    check_clauses(aig, None, cubes, backend, budget)
+}
+
+fn check_clauses(
+    aig: &Aig,
+    bad: Option<&[Lit]>,
+    cubes: &[Vec<(usize, bool)>],
+    backend: Backend,
+    budget: &Budget,
+) -> Result<(), String> {
     for (n, cube) in cubes.iter().enumerate() {
         if let Some(&(l, _)) = cube.iter().find(|&&(l, _)| l >= aig.latches.len()) {
             return Err(format!("clause {n} names latch {l}, which does not exist"));
@@ -43,11 +63,13 @@ pub fn check(
             .collect();
         frames.solver.add_clause(&clause);
     }
-    let b = frames.any(bad, 0);
-    match frames.solver.solve(&[b]) {
-        SolveResult::Unsat => {}
-        SolveResult::Sat => return Err("a state of the invariant is bad".into()),
-        SolveResult::Interrupted => return Err("invariant check ran out of time".into()),
+    if let Some(bad) = bad {
+        let b = frames.any(bad, 0);
+        match frames.solver.solve(&[b]) {
+            SolveResult::Unsat => {}
+            SolveResult::Sat => return Err("a state of the invariant is bad".into()),
+            SolveResult::Interrupted => return Err("invariant check ran out of time".into()),
+        }
     }
     // Some clause fails in frame 1: one selector per cube, at least one on.
     let mut some_fails = Vec::with_capacity(cubes.len());

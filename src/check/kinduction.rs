@@ -3,31 +3,39 @@
 //! the one the engine used.
 //!
 //! The proof is accepted when no bad state is reachable in fewer than k steps
-//! and no k good steps can be followed by a bad one. With simple paths the
+//! and no k good steps can be followed by a bad one. Lemmas the engine's
+//! preprocessing relied on (constant or equal latches) are first checked to
+//! be inductive on their own, then assumed in every frame. With simple paths the
 //! window's states must differ on some latch of the property's cone; the cone
 //! is computed here by a fixpoint of its own.
 
 use super::encode::Frames;
+use super::invariant;
 use crate::ir::aig::{Aig, Lit, Node};
 use crate::sat::{Backend, SolveResult};
 use crate::util::budget::Budget;
 
-/// Checks that `bad` (a disjunction of the given literals) is k-inductive.
+/// Checks that `bad` (a disjunction of the given literals) is k-inductive,
+/// strengthened by the invariant `lemmas` (cubes to exclude, over latches).
 pub fn check(
     aig: &Aig,
     bad: &[Lit],
     k: usize,
     simple_path: bool,
+    lemmas: &[Vec<(usize, bool)>],
     backend: Backend,
     budget: &Budget,
 ) -> Result<(), String> {
     if k == 0 {
         return Err("a k-induction proof needs k >= 1".into());
     }
+    invariant::check_inductive(aig, lemmas, backend, budget)
+        .map_err(|e| format!("assumed lemmas: {e}"))?;
     // Base case: no counterexample of 1..=k steps.
     let mut base = Frames::new(aig, backend, budget, true);
     for depth in 0..k {
         base.push_frame(true);
+        base.exclude(lemmas, depth);
         let b = base.any(bad, depth);
         match base.solver.solve(&[b]) {
             SolveResult::Unsat => {}
@@ -39,6 +47,7 @@ pub fn check(
     let mut step = Frames::new(aig, backend, budget, false);
     for depth in 0..=k {
         step.push_frame(true);
+        step.exclude(lemmas, depth);
         if depth < k {
             let b = step.any(bad, depth);
             step.solver.add_clause(&[!b]);

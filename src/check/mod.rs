@@ -2,6 +2,7 @@
 //! replayed by simulating the model as read from its file, and proofs are
 //! re-derived with a separate, eager encoding on a different SAT backend.
 
+pub mod certificate;
 mod encode;
 pub mod invariant;
 pub mod kinduction;

@@ -27,6 +27,18 @@ pub enum Command {
         /// The witness in HWMCC/aigsim format.
         witness: PathBuf,
     },
+    /// Check a certificate (a Certifaiger witness circuit) against a model.
+    ///
+    /// Exit code: 0 the certificate is valid, 3 it is not, 1 error.
+    Certify {
+        /// The model (.aag or .aig).
+        model: PathBuf,
+        /// The witness circuit (.aag or .aig).
+        certificate: PathBuf,
+        /// The SAT backend of the checks.
+        #[arg(long, value_enum, default_value = "minisat")]
+        sat: SatArg,
+    },
     /// Convert between model formats, chosen by the file extensions (.aag, .aig).
     Convert {
         /// The input model.
@@ -61,6 +73,15 @@ pub enum SatArg {
     Minisat,
 }
 
+impl From<SatArg> for invar::sat::Backend {
+    fn from(arg: SatArg) -> Self {
+        match arg {
+            SatArg::Cadical => invar::sat::Backend::Cadical,
+            SatArg::Minisat => invar::sat::Backend::Minisat,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The model (.aag or .aig).
@@ -80,12 +101,18 @@ pub struct CheckArgs {
     /// k-induction: require pairwise distinct states in the step case.
     #[arg(long)]
     pub simple_path: bool,
+    /// Skip latch simplification (constant and equivalent latches).
+    #[arg(long)]
+    pub no_simplify: bool,
     /// The SAT backend of the engines (verdicts are checked with the other one).
     #[arg(long, value_enum, default_value = "cadical")]
     pub sat: SatArg,
     /// Progress and statistics on stderr.
     #[arg(short, long)]
     pub verbose: bool,
+    /// On SAFE, write the proof as a Certifaiger witness circuit (.aag or .aig).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
     /// Print the result as one JSON object instead of the HWMCC format.
     #[arg(long)]
     pub json: bool,

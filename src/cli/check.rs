@@ -5,10 +5,10 @@
 //! independent checker on the other SAT backend. A failed validation is an
 //! internal error (exit 1), never a verdict.
 
-use super::args::{CheckArgs, EngineArg, SatArg};
+use super::args::{CheckArgs, EngineArg};
 use super::json::JsonObject;
 use super::{print_verdict, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
-use invar::check::{invariant, kinduction, replay};
+use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::Ic3Options;
 use invar::engines::kind::KindOptions;
 use invar::engines::portfolio::EngineFn;
@@ -16,7 +16,7 @@ use invar::engines::{bmc, ic3, kind, portfolio, Limits, Outcome, Proof, Verdict}
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::witness::write_aiger_witness;
 use invar::ir::aig::Lit;
-use invar::ir::coi::cone_of_influence;
+use invar::ir::prepare::prepare;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use std::sync::{Arc, Mutex};
@@ -50,29 +50,30 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         return Ok(report_unknown(args, &file, &props, reason, None, start));
     }
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
-    let (reduced, restore) = cone_of_influence(&full, &bad);
+    let prepared = prepare(&full, &props, !args.no_simplify);
+    let (reduced, restore) = (&prepared.aig, &prepared.restore);
     if args.verbose {
         eprintln!(
-            "invar: {file}: {} inputs, {} latches, {} ands; cone of {}: {} inputs, {} latches, {} ands",
+            "invar: {file}: {} inputs, {} latches, {} ands; {} constant and {} merged latches; \
+             cone of {}: {} inputs, {} latches, {} ands",
             full.inputs.len(),
             full.latches.len(),
             full.num_ands(),
+            prepared.constants,
+            prepared.merged,
             props_text(&props),
             reduced.inputs.len(),
             reduced.latches.len(),
             reduced.num_ands()
         );
     }
-    let backend = match args.sat {
-        SatArg::Cadical => Backend::Cadical,
-        SatArg::Minisat => Backend::Minisat,
-    };
+    let backend: Backend = args.sat.into();
     let limits = Limits {
         max_depth: args.max_k,
         budget: budget.clone(),
         backend,
     };
-    let outcome = run_engine(args, &reduced, &limits);
+    let outcome = run_engine(args, reduced, &limits);
     if args.verbose {
         let s = &outcome.stats;
         eprintln!(
@@ -85,6 +86,27 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             s.sat.time.as_secs_f64(),
             s.time.as_secs_f64()
         );
+        if let Some(i) = &s.ic3 {
+            eprintln!(
+                "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
+                 {} propagated, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
+                 generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
+                i.frames,
+                i.obligations,
+                i.lemmas,
+                i.literals_dropped,
+                i.ctgs,
+                i.propagated,
+                i.subsumed,
+                i.relative_induction,
+                i.time_relative_induction.as_secs_f64(),
+                i.lifts,
+                i.time_lift.as_secs_f64(),
+                i.time_generalize.as_secs_f64(),
+                i.time_propagate.as_secs_f64(),
+                i.rebuilds
+            );
+        }
     }
     match &outcome.verdict {
         Verdict::Unsafe(trace) => {
@@ -120,12 +142,18 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 Some(d) => d.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE / 2,
                 None => Duration::from_secs(u32::MAX as u64),
             });
+            // The invariant over the original latch positions.
+            let original_cubes: Vec<Vec<(usize, bool)>> = match proof {
+                Proof::Invariant(cubes) => prepared.original_invariant(cubes),
+                Proof::KInduction { .. } => Vec::new(),
+            };
             let checked = match proof {
                 Proof::KInduction { k, simple_path } => kinduction::check(
                     &full,
                     &bad,
                     *k,
                     *simple_path,
+                    &prepared.facts,
                     backend.other(),
                     &check_budget,
                 )
@@ -135,16 +163,24 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                         if *simple_path { " (simple path)" } else { "" }
                     )
                 }),
-                Proof::Invariant(cubes) => {
-                    let cubes: Vec<Vec<(usize, bool)>> = (cubes.iter())
-                        .map(|c| c.iter().map(|&(l, v)| (restore.latches[l], v)).collect())
-                        .collect();
-                    invariant::check(&full, &bad, &cubes, backend.other(), &check_budget)
-                        .map(|()| format!("inductive invariant of {} clauses", cubes.len()))
+                Proof::Invariant(_) => {
+                    invariant::check(&full, &bad, &original_cubes, backend.other(), &check_budget)
+                        .map(|()| {
+                            format!("inductive invariant of {} clauses", original_cubes.len())
+                        })
                 }
             };
             match checked {
                 Ok(what) => {
+                    match (&args.certificate, proof) {
+                        (Some(path), Proof::Invariant(_)) => {
+                            write_certificate(path, &full, &bad, &original_cubes, &file, &props)?
+                        }
+                        (Some(_), _) => eprintln!(
+                            "invar: no certificate written: certificates are made from IC3 invariants only"
+                        ),
+                        (None, _) => {}
+                    }
                     if args.verbose {
                         eprintln!("invar: {what} checked with {}", backend.other().name());
                     }
@@ -189,6 +225,28 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             start,
         )),
     }
+}
+
+/// Writes the Certifaiger witness circuit of an invariant of `full`.
+fn write_certificate(
+    path: &std::path::Path,
+    full: &invar::ir::aig::Aig,
+    bad: &[Lit],
+    cubes: &[Vec<(usize, bool)>],
+    file: &str,
+    props: &[usize],
+) -> Result<(), String> {
+    let witness = certificate::witness_from_invariant(full, bad, cubes);
+    let mut out = Aiger::from_aig(&witness);
+    out.comments = vec![
+        format!("WITNESS {} {file}", props_text(props)),
+        "produced by invar".into(),
+    ];
+    let bytes = match path.extension().and_then(|e| e.to_str()) {
+        Some("aag") => aiger::write_ascii(&out),
+        _ => aiger::write_binary(&out),
+    };
+    std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits) -> Outcome {
@@ -259,6 +317,25 @@ fn summary(
             format!("{:.3}", outcome.stats.sat.time.as_secs_f64()),
         )
         .number("time", format!("{:.3}", start.elapsed().as_secs_f64()));
+    if let Some(i) = &outcome.stats.ic3 {
+        o.number("ic3_frames", i.frames)
+            .number("ic3_obligations", i.obligations)
+            .number("ic3_lemmas", i.lemmas)
+            .number("ic3_literals_dropped", i.literals_dropped)
+            .number("ic3_ctgs", i.ctgs)
+            .number("ic3_propagated", i.propagated)
+            .number("ic3_subsumed", i.subsumed)
+            .number("ic3_relative_induction", i.relative_induction)
+            .number("ic3_lifts", i.lifts)
+            .number(
+                "ic3_time_generalize",
+                format!("{:.3}", i.time_generalize.as_secs_f64()),
+            )
+            .number(
+                "ic3_time_propagate",
+                format!("{:.3}", i.time_propagate.as_secs_f64()),
+            );
+    }
     o
 }
 

@@ -58,6 +58,11 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Sim { model, witness } => tools::sim(&model, &witness),
+        Command::Certify {
+            model,
+            certificate,
+            sat,
+        } => tools::certify(&model, &certificate, sat.into()),
         Command::Convert { input, output } => tools::convert(&input, &output),
         Command::Info { file } => tools::info(&file),
     };

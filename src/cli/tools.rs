@@ -1,10 +1,13 @@
 //! `invar sim`, `invar convert` and `invar info`.
 
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
+use invar::check::certificate::check_witness;
 use invar::check::replay::{replay, Replay};
 use invar::formats::aiger::{self, PropertyKind};
 use invar::formats::witness::parse_aiger_witness;
 use invar::ir::coi::cone_of_influence;
+use invar::sat::Backend;
+use invar::util::budget::Budget;
 use std::path::Path;
 
 /// Replays a witness; exit 0 if it reaches every bad property it names.
@@ -43,6 +46,33 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
         }
     }
     Ok(if all_ok { EXIT_UNKNOWN } else { EXIT_REJECTED })
+}
+
+/// Checks a witness circuit against a model; exit 0 if valid, 3 if not.
+pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32, String> {
+    let m = aiger::read_file(model).map_err(|e| e.to_string())?.to_aig();
+    let w = aiger::read_file(certificate)
+        .map_err(|e| e.to_string())?
+        .to_aig();
+    if m.bad.is_empty() {
+        return Err(format!(
+            "{}: the model has no bad property to certify",
+            model.display()
+        ));
+    }
+    match check_witness(&m, &w, backend, &Budget::unlimited()) {
+        Ok(()) => {
+            println!(
+                "certificate valid: reset, transition, property, base and step checks pass ({})",
+                backend.name()
+            );
+            Ok(EXIT_UNKNOWN)
+        }
+        Err(reason) => {
+            println!("certificate invalid: {reason}");
+            Ok(EXIT_REJECTED)
+        }
+    }
 }
 
 /// Converts between `.aag` and `.aig`, keeping symbols and comments.

@@ -20,11 +20,37 @@ pub struct Restore {
 }
 
 impl Restore {
+    /// A map with the given original positions of kept inputs and latches.
+    pub fn new(
+        inputs: Vec<usize>,
+        latches: Vec<usize>,
+        original_init: Vec<Option<bool>>,
+        original_inputs: usize,
+    ) -> Restore {
+        Restore {
+            inputs,
+            latches,
+            original_init,
+            original_inputs,
+        }
+    }
+
+    /// The map of `inner` (reduced → this map's reduced) followed by `self`.
+    pub fn compose(&self, inner: &Restore) -> Restore {
+        Restore {
+            inputs: inner.inputs.iter().map(|&i| self.inputs[i]).collect(),
+            latches: inner.latches.iter().map(|&l| self.latches[l]).collect(),
+            original_init: self.original_init.clone(),
+            original_inputs: self.original_inputs,
+        }
+    }
+
     /// Lifts a trace of the reduced circuit to the original circuit.
     ///
-    /// Inputs outside the cone are set to 0; latches outside the cone start at
-    /// their reset value, or 0 when uninitialised. Neither can change whether
-    /// the property is violated.
+    /// Inputs outside the cone are set to 0; latches removed start at their
+    /// reset value, or 0 when uninitialised: latches outside the cone cannot
+    /// change whether the property is violated, and constant or merged latches
+    /// always have a reset value, which is the right one.
     pub fn trace(&self, reduced: &Trace) -> Trace {
         let mut init: Vec<bool> = self
             .original_init

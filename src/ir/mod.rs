@@ -2,4 +2,6 @@
 
 pub mod aig;
 pub mod coi;
+pub mod prepare;
+pub mod simplify;
 pub mod trace;

@@ -36,3 +36,65 @@ impl Aiger {
         aig
     }
 }
+
+impl Aiger {
+    /// Writes an AIG as a file-level model in binary order: inputs, latches,
+    /// then gates in node order (which is topological). Outputs are empty;
+    /// bad, constraints, justice and fairness are taken from the AIG.
+    pub fn from_aig(aig: &Aig) -> Aiger {
+        use crate::ir::aig::Node;
+        let mut map = vec![0u32; aig.num_nodes()];
+        let mut next_var = 1u32;
+        for &v in aig.inputs.iter().chain(aig.latches.iter().map(|l| &l.var)) {
+            map[v.0 as usize] = next_var;
+            next_var += 1;
+        }
+        for (v, node) in aig.nodes().iter().enumerate() {
+            if let Node::And(..) = node {
+                map[v] = next_var;
+                next_var += 1;
+            }
+        }
+        let lit = |l: Lit| (2 * map[l.var().0 as usize]) | l.is_negated() as u32;
+        let ands = (aig.nodes().iter().enumerate())
+            .filter_map(|(v, node)| match *node {
+                Node::And(a, b) => {
+                    let (x, y) = (lit(a), lit(b));
+                    Some(super::AigerAnd {
+                        lhs: 2 * map[v],
+                        rhs0: x.max(y),
+                        rhs1: x.min(y),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        Aiger {
+            maxvar: next_var - 1,
+            inputs: aig.inputs.iter().map(|&v| 2 * map[v.0 as usize]).collect(),
+            latches: (aig.latches.iter())
+                .map(|l| super::AigerLatch {
+                    lit: 2 * map[l.var.0 as usize],
+                    next: lit(l.next),
+                    reset: match l.init {
+                        Some(false) => Reset::Zero,
+                        Some(true) => Reset::One,
+                        None => Reset::Uninitialized,
+                    },
+                })
+                .collect(),
+            outputs: Vec::new(),
+            bad: aig.bad.iter().map(|&l| lit(l)).collect(),
+            constraints: aig.constraints.iter().map(|&l| lit(l)).collect(),
+            justice: aig
+                .justice
+                .iter()
+                .map(|j| j.iter().map(|&l| lit(l)).collect())
+                .collect(),
+            fairness: aig.fairness.iter().map(|&l| lit(l)).collect(),
+            ands,
+            symbols: Vec::new(),
+            comments: Vec::new(),
+        }
+    }
+}

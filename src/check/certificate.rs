@@ -1,0 +1,271 @@
+//! Witness circuits in the sense of Certifaiger (Yu, Biere, Heljanko,
+//! "Progress in Certifying Hardware Model Checking Results", CAV 2021), the
+//! HWMCC'24 certificate format: building one from an inductive invariant,
+//! and checking one against a model.
+//!
+//! A witness W shares the first inputs and latches of the model M (the
+//! default mapping, no symbol-table mapping). With R reset, C constraints,
+//! T transition and P "no bad", the checks are:
+//!
+//! | reset      | R_M ∧ C_M ⇒ R_W ∧ C_W                       (on shared latches) |
+//! | transition | C_M0 ∧ C_M1 ∧ C_W0 ⇒ T_W = T_M ∧ C_W1        (on shared latches) |
+//! | property   | C_M ∧ C_W ∧ ¬P_M ⇒ ¬P_W                                         |
+//! | base       | R_W ∧ C_W ⇒ P_W                                                 |
+//! | step       | P_W0 ∧ T_W ∧ C_W0 ∧ C_W1 ⇒ P_W1                                 |
+//!
+//! The first three make W simulate M, the last two make P_W inductive, so M
+//! is safe. From an invariant Inv, the witness is M itself with the bad
+//! property `bad ∨ ¬Inv`.
+
+use crate::ir::aig::{Aig, Lit, Node};
+use crate::sat::{self, Backend, SolveResult, Solver};
+use crate::util::budget::Budget;
+
+/// The witness circuit for invariant `cubes` (clauses `¬cube` over latch
+/// positions of `model`) of the property "no `bad`".
+pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, bool)>]) -> Aig {
+    let mut w = model.clone();
+    w.justice.clear();
+    w.fairness.clear();
+    let mut inv = Lit::TRUE;
+    for cube in cubes {
+        let mut c = Lit::TRUE;
+        for &(l, v) in cube {
+            let latch = Lit::new(w.latches[l].var, false).xor(!v);
+            c = w.and(c, latch);
+        }
+        inv = w.and(inv, !c);
+    }
+    let any_bad = w.or_all(bad);
+    let bad = w.or(any_bad, !inv);
+    w.bad = vec![bad];
+    w
+}
+
+/// One circuit's copy in a solver: a literal per node, per frame.
+struct Copy<'a> {
+    aig: &'a Aig,
+    frames: Vec<Vec<sat::Lit>>,
+}
+
+impl<'a> Copy<'a> {
+    /// Encodes one frame of `aig`; `shared` gives the solver literals of its
+    /// first inputs and latches (shared with the other circuit).
+    fn frame(
+        &mut self,
+        solver: &mut dyn Solver,
+        tru: sat::Lit,
+        shared_inputs: &[sat::Lit],
+        shared_latches: &[sat::Lit],
+    ) {
+        let mut lits: Vec<sat::Lit> = Vec::with_capacity(self.aig.num_nodes());
+        for node in self.aig.nodes() {
+            let l = match *node {
+                Node::False => !tru,
+                Node::Input(i) => shared_inputs
+                    .get(i as usize)
+                    .copied()
+                    .unwrap_or_else(|| solver.new_var()),
+                Node::Latch(i) => shared_latches
+                    .get(i as usize)
+                    .copied()
+                    .unwrap_or_else(|| solver.new_var()),
+                Node::And(a, b) => {
+                    let x = lits[a.var().0 as usize].xor(a.is_negated());
+                    let y = lits[b.var().0 as usize].xor(b.is_negated());
+                    let g = solver.new_var();
+                    solver.add_clause(&[!g, x]);
+                    solver.add_clause(&[!g, y]);
+                    solver.add_clause(&[g, !x, !y]);
+                    g
+                }
+            };
+            lits.push(l);
+        }
+        self.frames.push(lits);
+    }
+
+    fn lit(&self, l: Lit, k: usize) -> sat::Lit {
+        self.frames[k][l.var().0 as usize].xor(l.is_negated())
+    }
+
+    fn latch(&self, i: usize, k: usize) -> sat::Lit {
+        self.lit(Lit::new(self.aig.latches[i].var, false), k)
+    }
+
+    /// A literal equivalent to "all constraints hold in frame k".
+    fn constraints(&self, solver: &mut dyn Solver, k: usize) -> sat::Lit {
+        let all = solver.new_var();
+        let mut clause = vec![all];
+        for &c in &self.aig.constraints {
+            let l = self.lit(c, k);
+            solver.add_clause(&[!all, l]);
+            clause.push(!l);
+        }
+        solver.add_clause(&clause);
+        all
+    }
+
+    /// A literal equivalent to "the first bad property holds in frame k".
+    fn bad(&self, k: usize, tru: sat::Lit) -> sat::Lit {
+        self.aig.bad.first().map_or(!tru, |&b| self.lit(b, k))
+    }
+
+    /// A literal equivalent to "latches `0..n` are at their reset values".
+    fn reset(&self, solver: &mut dyn Solver, n: usize) -> sat::Lit {
+        let all = solver.new_var();
+        let mut clause = vec![all];
+        for i in 0..n {
+            if let Some(v) = self.aig.latches[i].init {
+                let l = self.latch(i, 0).xor(!v);
+                solver.add_clause(&[!all, l]);
+                clause.push(!l);
+            }
+        }
+        solver.add_clause(&clause);
+        all
+    }
+}
+
+/// A literal equivalent to `a = b` (fresh variable).
+fn equal(solver: &mut dyn Solver, a: sat::Lit, b: sat::Lit) -> sat::Lit {
+    let e = solver.new_var();
+    solver.add_clause(&[!e, !a, b]);
+    solver.add_clause(&[!e, a, !b]);
+    solver.add_clause(&[e, a, b]);
+    solver.add_clause(&[e, !a, !b]);
+    e
+}
+
+/// Builds one check into a solver (given its TRUE literal) and returns the
+/// assumptions under which the check's negation is satisfiable.
+type CheckBuilder<'a> = dyn Fn(&mut dyn Solver, sat::Lit) -> Vec<sat::Lit> + 'a;
+
+/// Checks that `witness` certifies that `model`'s first bad property is
+/// never reached. Each check runs on a fresh solver of `backend`.
+pub fn check_witness(
+    model: &Aig,
+    witness: &Aig,
+    backend: Backend,
+    budget: &Budget,
+) -> Result<(), String> {
+    if witness.inputs.len() < model.inputs.len() || witness.latches.len() < model.latches.len() {
+        return Err(format!(
+            "the witness has {} inputs and {} latches, fewer than the model's {} and {}",
+            witness.inputs.len(),
+            witness.latches.len(),
+            model.inputs.len(),
+            model.latches.len()
+        ));
+    }
+    if witness.bad.is_empty() {
+        return Err("the witness has no bad property".into());
+    }
+    let shared = model.latches.len();
+    // Each check: build, then ask whether its negation is satisfiable.
+    let checks: [(&str, &CheckBuilder); 5] = [
+        ("reset", &|s, tru| {
+            let (m, w) = pair(s, model, witness, tru);
+            let (rm, cm) = (m.reset(s, shared), m.constraints(s, 0));
+            let (rw, cw) = (w.reset(s, shared), w.constraints(s, 0));
+            let both = s.new_var();
+            s.add_clause(&[!both, rw]);
+            s.add_clause(&[!both, cw]);
+            s.add_clause(&[both, !rw, !cw]);
+            vec![rm, cm, !both]
+        }),
+        ("transition", &|s, tru| {
+            let (mut m, mut w) = pair(s, model, witness, tru);
+            let ins1: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
+            let next: Vec<sat::Lit> = (0..shared)
+                .map(|i| m.lit(model.latches[i].next, 0))
+                .collect();
+            // In frame 1 the shared latches hold the model's next state, the
+            // witness's own latches their own next state.
+            let mut w_next = next.clone();
+            w_next.extend(witness.latches[shared..].iter().map(|l| w.lit(l.next, 0)));
+            m.frame(s, tru, &ins1, &next);
+            w.frame(s, tru, &ins1, &w_next);
+            let (cm0, cm1, cw0, cw1) = (
+                m.constraints(s, 0),
+                m.constraints(s, 1),
+                w.constraints(s, 0),
+                w.constraints(s, 1),
+            );
+            let mut agree = vec![cw1];
+            for (latch, &n) in witness.latches.iter().zip(&next) {
+                let e = equal(s, w.lit(latch.next, 0), n);
+                agree.push(e);
+            }
+            let all = s.new_var();
+            let mut clause = vec![all];
+            for &a in &agree {
+                s.add_clause(&[!all, a]);
+                clause.push(!a);
+            }
+            s.add_clause(&clause);
+            vec![cm0, cm1, cw0, !all]
+        }),
+        ("property", &|s, tru| {
+            let (m, w) = pair(s, model, witness, tru);
+            let (cm, cw) = (m.constraints(s, 0), w.constraints(s, 0));
+            vec![cm, cw, m.bad(0, tru), !w.bad(0, tru)]
+        }),
+        ("base", &|s, tru| {
+            let w = single(s, witness, tru);
+            let (r, c) = (w.reset(s, witness.latches.len()), w.constraints(s, 0));
+            vec![r, c, w.bad(0, tru)]
+        }),
+        ("step", &|s, tru| {
+            let mut w = single(s, witness, tru);
+            let ins1: Vec<sat::Lit> = (0..witness.inputs.len()).map(|_| s.new_var()).collect();
+            let next: Vec<sat::Lit> = (witness.latches.iter()).map(|l| w.lit(l.next, 0)).collect();
+            w.frame(s, tru, &ins1, &next);
+            let (c0, c1) = (w.constraints(s, 0), w.constraints(s, 1));
+            vec![!w.bad(0, tru), c0, c1, w.bad(1, tru)]
+        }),
+    ];
+    for (name, build) in checks {
+        let mut solver = backend.create(budget.clone());
+        let tru = solver.new_var();
+        solver.add_clause(&[tru]);
+        let assumptions = build(solver.as_mut(), tru);
+        match solver.solve(&assumptions) {
+            SolveResult::Unsat => {}
+            SolveResult::Sat => return Err(format!("the {name} check fails")),
+            SolveResult::Interrupted => return Err(format!("the {name} check ran out of time")),
+        }
+    }
+    Ok(())
+}
+
+/// Frame 0 of model and witness over shared inputs and latches.
+fn pair<'a>(
+    s: &mut dyn Solver,
+    model: &'a Aig,
+    witness: &'a Aig,
+    tru: sat::Lit,
+) -> (Copy<'a>, Copy<'a>) {
+    let ins: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
+    let ls: Vec<sat::Lit> = (0..model.latches.len()).map(|_| s.new_var()).collect();
+    let mut m = Copy {
+        aig: model,
+        frames: Vec::new(),
+    };
+    let mut w = Copy {
+        aig: witness,
+        frames: Vec::new(),
+    };
+    m.frame(s, tru, &ins, &ls);
+    w.frame(s, tru, &ins, &ls);
+    (m, w)
+}
+
+fn single<'a>(s: &mut dyn Solver, witness: &'a Aig, tru: sat::Lit) -> Copy<'a> {
+    let mut w = Copy {
+        aig: witness,
+        frames: Vec::new(),
+    };
+    w.frame(s, tru, &[], &[]);
+    w
+}
