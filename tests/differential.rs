@@ -212,10 +212,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     .unwrap_or_else(|e| panic!("case {case}: proof rejected: {e}"));
                 }
                 (Verdict::Safe(Proof::Invariant(cubes)), None) => {
-                    let cubes: Vec<Vec<(usize, bool)>> = cubes
-                        .iter()
-                        .map(|c| c.iter().map(|&(l, v)| (restore.latches[l], v)).collect())
-                        .collect();
+                    let cubes = prepared.original_invariant(cubes);
                     invariant::check(&full, &bad, &cubes, backend.other(), &Budget::unlimited())
                         .unwrap_or_else(|e| panic!("case {case}: invariant rejected: {e}"));
                     // The witness circuit certifies the first bad property (all

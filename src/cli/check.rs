@@ -89,7 +89,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         if let Some(i) = &s.ic3 {
             eprintln!(
                 "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
-                 {} propagated, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
+                 {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
                  generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
                 i.frames,
                 i.obligations,
@@ -97,6 +97,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 i.literals_dropped,
                 i.ctgs,
                 i.propagated,
+                i.to_infinite,
                 i.subsumed,
                 i.relative_induction,
                 i.time_relative_induction.as_secs_f64(),
@@ -254,10 +255,17 @@ fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits) -> O
         limits: limits.clone(),
         simple_path: args.simple_path,
     };
-    let ic3_options = Ic3Options {
+    let mut ic3_options = Ic3Options {
         limits: limits.clone(),
         ..Ic3Options::default()
     };
+    // Ablation switches for measurements, not part of the documented CLI.
+    if std::env::var_os("INVAR_IC3_NO_INFINITE").is_some() {
+        ic3_options.infinite_frame = false;
+    }
+    if std::env::var_os("INVAR_IC3_ALL_LEVELS").is_some() {
+        ic3_options.skip_unchanged_levels = false;
+    }
     match args.engine {
         EngineArg::Bmc => bmc::check(aig, limits),
         EngineArg::Kind => kind::check(aig, &kind_options),
@@ -324,6 +332,7 @@ fn summary(
             .number("ic3_literals_dropped", i.literals_dropped)
             .number("ic3_ctgs", i.ctgs)
             .number("ic3_propagated", i.propagated)
+            .number("ic3_to_infinite", i.to_infinite)
             .number("ic3_subsumed", i.subsumed)
             .number("ic3_relative_induction", i.relative_induction)
             .number("ic3_lifts", i.lifts)

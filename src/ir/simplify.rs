@@ -6,7 +6,7 @@
 //!   reachable state;
 //! - *equivalent latches*: optimistically, all latches with the same reset
 //!   value are assumed equal; classes whose members' next-state functions
-//!   differ structually under that assumption are split, until no class
+//!   differ structurally under that assumption are split, until no class
 //!   splits. At the fixpoint the equalities hold initially and are preserved
 //!   by every step, so they hold in every reachable state.
 //!

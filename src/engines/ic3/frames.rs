@@ -1,5 +1,6 @@
 //! Frames as delta-encoded clause sets: a lemma at level i belongs to every
-//! frame F_1..F_i; F_0 is the initial states.
+//! frame F_1..F_i; F_0 is the initial states. The infinite frame holds
+//! lemmas proven inductive: they belong to every frame from F_1 up.
 
 use super::cube::Cube;
 
@@ -7,6 +8,9 @@ use super::cube::Cube;
 #[derive(Default)]
 pub struct Frames {
     levels: Vec<Vec<Cube>>,
+    infinite: Vec<Cube>,
+    /// The lowest level a lemma was added to since the last propagation.
+    pub earliest_change: usize,
 }
 
 impl Frames {
@@ -14,6 +18,8 @@ impl Frames {
     pub fn new() -> Frames {
         Frames {
             levels: vec![Vec::new(), Vec::new()],
+            infinite: Vec::new(),
+            earliest_change: 1,
         }
     }
 
@@ -42,7 +48,20 @@ impl Frames {
             dropped += before - lemmas.len();
         }
         self.levels[level].push(cube);
+        self.earliest_change = self.earliest_change.min(level);
         dropped
+    }
+
+    /// Moves `cubes`, lemmas of the top level, to the infinite frame.
+    pub fn move_to_infinite(&mut self, cubes: Vec<Cube>) {
+        let top = self.top();
+        self.levels[top].retain(|c| !cubes.contains(c));
+        self.infinite.extend(cubes);
+    }
+
+    /// Lemmas proven inductive.
+    pub fn infinite(&self) -> &[Cube] {
+        &self.infinite
     }
 
     /// Removes and returns the lemmas of `level` (for propagation).
@@ -55,22 +74,57 @@ impl Frames {
         self.levels[level].extend(cubes);
     }
 
-    /// Whether a lemma at `level` or above already excludes `cube`.
+    /// Whether a lemma at `level` or above (or in the infinite frame) already
+    /// excludes `cube`.
     pub fn blocks(&self, cube: &Cube, level: usize) -> bool {
-        self.levels[level..]
-            .iter()
-            .flatten()
-            .any(|c| c.is_subset_of(cube))
+        let mut lemmas = self.levels[level..].iter().flatten().chain(&self.infinite);
+        lemmas.any(|c| c.is_subset_of(cube))
     }
 
-    /// The lemmas of levels `from..`, which form an inductive invariant once
-    /// level `from - 1` is empty.
+    /// The lemmas of levels `from..` and of the infinite frame: F_from, and an
+    /// inductive invariant once level `from - 1` is empty.
     pub fn lemmas_from(&self, from: usize) -> Vec<Cube> {
-        self.levels[from..].iter().flatten().cloned().collect()
+        let lemmas = self.levels[from..].iter().flatten().chain(&self.infinite);
+        lemmas.cloned().collect()
     }
 
-    /// Number of lemmas per level, for statistics.
+    /// Number of lemmas per level, the infinite frame last, for statistics.
     pub fn sizes(&self) -> Vec<usize> {
-        self.levels.iter().map(Vec::len).collect()
+        self.levels.iter().map(Vec::len).chain([self.infinite.len()]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::ic3::cube::StateLit;
+
+    fn cube(lits: &[(usize, bool)]) -> Cube {
+        Cube::new(lits.iter().map(|&(l, v)| StateLit::new(l, v)).collect())
+    }
+
+    #[test]
+    fn infinite_lemmas_belong_to_every_frame() {
+        let mut f = Frames::new();
+        f.extend();
+        f.add(cube(&[(0, true)]), 2);
+        f.move_to_infinite(vec![cube(&[(0, true)])]);
+        f.extend();
+        assert!(f.at(2).is_empty());
+        // A frame opened after the move still contains the lemma.
+        assert_eq!(f.lemmas_from(3), vec![cube(&[(0, true)])]);
+        assert!(f.blocks(&cube(&[(0, true), (1, false)]), 3));
+        assert!(!f.blocks(&cube(&[(1, false)]), 1));
+    }
+
+    #[test]
+    fn adding_a_lemma_drops_the_ones_it_subsumes_below() {
+        let mut f = Frames::new();
+        f.extend();
+        f.add(cube(&[(0, true), (1, true)]), 1);
+        f.add(cube(&[(0, true), (2, true)]), 2);
+        assert_eq!(f.add(cube(&[(0, true)]), 2), 2);
+        assert_eq!(f.sizes(), vec![0, 0, 1, 0]);
+        assert_eq!(f.earliest_change, 1);
     }
 }

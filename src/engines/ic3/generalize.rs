@@ -10,7 +10,7 @@ use std::time::Instant;
 impl Ic3<'_> {
     /// Generalizes `cube`, inductive relative to F_{level-1}, to a smaller
     /// cube that still is (and still excludes Init).
-    pub(super) fn generalize(&mut self, cube: Cube, level: usize) -> Result<Cube, Interrupted> {
+    pub fn generalize(&mut self, cube: Cube, level: usize) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let before = cube.len();
         let cube = self.mic(cube, level, 0)?;

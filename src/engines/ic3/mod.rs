@@ -20,10 +20,14 @@
 //! are unit clauses in the frame solvers) and are part of every lifting
 //! target, so each transition of a trace satisfies them.
 //!
-//! Limitations, roughly by significance: no ternary-simulation preprocessing
-//! of latches; no infinite frame (an invariant is found only through an
-//! emptied level); one solver per frame rebuilt when dead activation clauses
-//! pile up, rather than an IC3-tuned SAT core.
+//! Lemmas of the top level that are inductive together with the infinite
+//! frame move there after each propagation (`propagate.rs`).
+//!
+//! Limitations, roughly by significance: a general-purpose SAT solver
+//! (CaDiCaL or MiniSat) with one instance per frame, rebuilt when dead
+//! activation clauses pile up, rather than an IC3-tuned core like rIC3's
+//! GipSAT; no counterexamples to propagation; literal order in MIC by a
+//! simple activity count.
 
 mod cube;
 mod frames;
@@ -33,6 +37,7 @@ mod propagate;
 mod query;
 
 pub use cube::{Cube, StateLit};
+pub use query::Consecution;
 
 use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
@@ -40,7 +45,7 @@ use crate::ir::trace::Trace;
 use crate::sat::SatStats;
 use frames::Frames;
 use obligation::{Obligation, ObligationQueue};
-use query::{Consecution, QuerySolver, TsLits};
+use query::{QuerySolver, TsLits};
 use std::time::{Duration, Instant};
 
 /// Options of IC3 (defaults from ic3ref).
@@ -54,6 +59,10 @@ pub struct Ic3Options {
     pub max_ctg_depth: usize,
     /// Consecutive failed literal drops before MIC gives up.
     pub mic_attempts: usize,
+    /// Move self-inductive top-level lemmas to an infinite frame.
+    pub infinite_frame: bool,
+    /// Propagate only from the lowest level changed since the last round.
+    pub skip_unchanged_levels: bool,
 }
 
 impl Default for Ic3Options {
@@ -63,6 +72,8 @@ impl Default for Ic3Options {
             max_ctgs: 3,
             max_ctg_depth: 1,
             mic_attempts: 3,
+            infinite_frame: true,
+            skip_unchanged_levels: true,
         }
     }
 }
@@ -86,6 +97,8 @@ pub struct Ic3Stats {
     pub ctgs: u64,
     /// Lemmas pushed to a higher level.
     pub propagated: u64,
+    /// Lemmas moved to the infinite frame.
+    pub to_infinite: u64,
     /// Lemmas removed as subsumed.
     pub subsumed: u64,
     /// Frame solvers rebuilt.
@@ -317,6 +330,18 @@ impl<'a> Ic3<'a> {
         }
         stats.frames = self.frames.top();
         stats
+    }
+
+    /// The lemmas of every level from 1 up, with their level.
+    pub fn lemmas(&self) -> Vec<(usize, Cube)> {
+        (1..=self.frames.top())
+            .flat_map(|l| self.frames.at(l).iter().map(move |c| (l, c.clone())))
+            .collect()
+    }
+
+    /// The highest frame.
+    pub fn top(&self) -> usize {
+        self.frames.top()
     }
 
     /// Number of lemmas per level.

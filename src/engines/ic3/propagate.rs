@@ -1,8 +1,16 @@
 //! Clause propagation: push each lemma to the next level when it is inductive
 //! relative to its own frame. An emptied level means F_i = F_{i+1}: the
 //! lemmas above it form an inductive invariant.
+//!
+//! Levels below the lowest one that gained a lemma since the last round are
+//! skipped (as rIC3 does): their lemmas failed to move last time, and
+//! retrying them rarely pays. After propagation, the largest subset of the
+//! top level's lemmas that is inductive together with the infinite frame
+//! (found by dropping non-inductive lemmas, Houdini-style, for a bounded
+//! number of rounds) moves to the infinite frame.
 
 use super::query::Consecution;
+use super::cube::Cube;
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
@@ -12,7 +20,12 @@ impl Ic3<'_> {
         let start = Instant::now();
         let top = self.frames.top();
         let mut result = None;
-        for level in 1..top {
+        let from = match self.options.skip_unchanged_levels {
+            true => self.frames.earliest_change.max(1),
+            false => 1,
+        };
+        self.frames.earliest_change = top;
+        for level in from..top {
             let mut cubes = self.frames.take(level);
             // Shorter lemmas first: they are the likelier to push and subsume.
             cubes.sort_by_key(|c| c.len());
@@ -42,7 +55,43 @@ impl Ic3<'_> {
                 break;
             }
         }
+        if result.is_none() && self.options.infinite_frame {
+            self.push_to_infinite()?;
+        }
         self.stats.time_propagate += start.elapsed();
         Ok(result)
+    }
+
+    /// Moves the top level's largest self-inductive subset (relative to the
+    /// infinite frame) to the infinite frame.
+    fn push_to_infinite(&mut self) -> Result<(), Interrupted> {
+        const ROUNDS: usize = 7;
+        let top = self.frames.top();
+        let mut candidates: Vec<Cube> = self.frames.at(top).to_vec();
+        for _ in 0..ROUNDS {
+            if candidates.is_empty() {
+                return Ok(());
+            }
+            let mut solver = self.infinite_solver(&candidates);
+            let mut kept = Vec::with_capacity(candidates.len());
+            for cube in &candidates {
+                match self.steps_into(&mut solver, cube) {
+                    Ok(false) => kept.push(cube.clone()),
+                    Ok(true) => {}
+                    Err(e) => {
+                        self.stats.sat += solver.solver.stats();
+                        return Err(e);
+                    }
+                }
+            }
+            self.stats.sat += solver.solver.stats();
+            if kept.len() == candidates.len() {
+                self.stats.to_infinite += kept.len() as u64;
+                self.frames.move_to_infinite(kept);
+                return Ok(());
+            }
+            candidates = kept;
+        }
+        Ok(())
     }
 }

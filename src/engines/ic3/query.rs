@@ -159,7 +159,7 @@ impl Ic3<'_> {
     /// Is `cube` inductive relative to F_{level-1}: F_{level-1} ∧ C ∧ ¬cube ∧ T ∧ cube' UNSAT?
     ///
     /// WARNING: `cube` must not intersect the initial states.
-    pub(super) fn relative_induction(
+    pub fn relative_induction(
         &mut self,
         cube: &Cube,
         level: usize,
@@ -300,6 +300,24 @@ impl Ic3<'_> {
             }
         }
         solver
+    }
+
+    /// A solver with T, the constraints, the infinite frame and `cubes` as
+    /// lemmas (for finding an inductive subset of `cubes`).
+    pub(super) fn infinite_solver(&mut self, cubes: &[Cube]) -> QuerySolver {
+        let limits = &self.options.limits;
+        let (mut solver, _) = QuerySolver::new(self.aig, limits.backend, &limits.budget, true);
+        for cube in self.frames.infinite().iter().chain(cubes) {
+            let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+            solver.solver.add_clause(&clause);
+        }
+        solver
+    }
+
+    /// Whether some state of `solver`'s lemmas steps into `cube`.
+    pub(super) fn steps_into(&mut self, solver: &mut QuerySolver, cube: &Cube) -> Result<bool, Interrupted> {
+        let assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
+        Self::check(solver.solver.solve(&assumptions))
     }
 
     fn maybe_rebuild(&mut self, level: usize) {
