@@ -7,7 +7,8 @@ usage: scripts/bench.py DIR_OR_MANIFEST [--timeout S] [--jobs N] [--replay]
 
 DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
 whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
-With --replay every unsafe witness is checked by tests/tools/aigsim.py.
+With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
+--certify every safe answer writes a certificate that `invar certify` checks.
 With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar.
 """
 import argparse
@@ -45,8 +46,14 @@ def load(path):
     return rows
 
 
-def run_invar(path, timeout, extra, replay):
+def run_invar(path, timeout, extra, replay, certify):
     binary = os.path.join(ROOT, "target", "release", "invar")
+    cert = None
+    if certify:
+        handle, cert = tempfile.mkstemp(suffix=".aig")
+        os.close(handle)
+        os.unlink(cert)
+        extra = extra + ["--certificate", cert]
     start = time.time()
     try:
         p = subprocess.run([binary, "check", path, "--timeout", str(timeout)] + extra,
@@ -64,6 +71,14 @@ def run_invar(path, timeout, extra, replay):
                            capture_output=True, text=True)
         os.unlink(w.name)
         note = "replayed" if r.returncode == 0 else "REPLAY FAILED: " + r.stdout.strip()
+    if verdict == "safe" and cert:
+        if os.path.exists(cert):
+            r = subprocess.run([binary, "certify", path, cert], capture_output=True, text=True)
+            note = "certified" if r.returncode == 0 else "CERTIFICATE FAILED: " + r.stdout.strip()
+        else:
+            note = "no certificate (k-induction proof)"
+    if cert and os.path.exists(cert):
+        os.unlink(cert)
     return verdict, elapsed, note
 
 
@@ -89,6 +104,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
+    ap.add_argument("--certify", action="store_true")
     ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr"])
     args, extra = ap.parse_known_args()
     args.extra = [a for a in extra if a != "--"]
@@ -98,11 +114,11 @@ def main():
         path, _ = row
         if args.tool == "abc-pdr":
             return run_abc(path, args.timeout)
-        return run_invar(path, args.timeout, args.extra, args.replay)
+        return run_invar(path, args.timeout, args.extra, args.replay, args.certify)
 
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(job, rows))
-    solved = wrong = 0
+    solved = wrong = failed_checks = 0
     par2 = 0.0
     counts = {"safe": 0, "unsafe": 0}
     for (path, expected), (verdict, elapsed, note) in zip(rows, results):
@@ -117,10 +133,12 @@ def main():
                 par2 += elapsed
         else:
             par2 += 2 * args.timeout
-        print(f"{os.path.basename(path):70s} {expected:8s} {verdict:8s} {elapsed:7.2f} {flag} {note}")
+        failed_checks += "FAILED" in note
+        print(f"{os.path.basename(path):70s} {expected:8s} {verdict:8s} {elapsed:7.2f} {flag} {note}", flush=True)
     print(f"solved {solved}/{len(rows)} ({counts['safe']} safe, {counts['unsafe']} unsafe), "
-          f"wrong {wrong}, PAR-2 {par2:.1f} s, timeout {args.timeout:g} s, tool {args.tool} {' '.join(args.extra)}")
-    return 1 if wrong else 0
+          f"wrong {wrong}, failed replays/certificates {failed_checks}, PAR-2 {par2:.1f} s, "
+          f"timeout {args.timeout:g} s, tool {args.tool} {' '.join(args.extra)}")
+    return 1 if wrong or failed_checks else 0
 
 
 if __name__ == "__main__":

@@ -98,7 +98,7 @@ fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
 
 #[test]
 fn samples_get_expected_verdicts_and_witnesses_replay() {
-    let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "30".into());
+    let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "45".into());
     let samples = samples();
     assert!(
         samples.len() >= 25,
@@ -110,8 +110,10 @@ fn samples_get_expected_verdicts_and_witnesses_replay() {
             && samples.iter().any(|s| s.expected == "unsafe")
     );
     // One instance at a time: `auto` already runs two engines in parallel.
-    let results: Vec<(PathBuf, Result<&str, String>)> =
-        samples.iter().map(|sample| (sample.file.clone(), run(sample, &timeout))).collect();
+    let results: Vec<(PathBuf, Result<&str, String>)> = samples
+        .iter()
+        .map(|sample| (sample.file.clone(), run(sample, &timeout)))
+        .collect();
     let count = |v: &str| {
         results
             .iter()

@@ -90,7 +90,11 @@ impl Frames {
 
     /// Number of lemmas per level, the infinite frame last, for statistics.
     pub fn sizes(&self) -> Vec<usize> {
-        self.levels.iter().map(Vec::len).chain([self.infinite.len()]).collect()
+        self.levels
+            .iter()
+            .map(Vec::len)
+            .chain([self.infinite.len()])
+            .collect()
     }
 }
 

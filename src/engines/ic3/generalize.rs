@@ -72,17 +72,7 @@ impl Ic3<'_> {
                     ctgs += 1;
                     self.stats.ctgs += 1;
                     // Push the CTG's lemma as high as it goes, generalize it there.
-                    let mut at = level - 1;
-                    let mut core = core;
-                    while at < self.frames.top() {
-                        match self.relative_induction(&core, at + 1)? {
-                            Consecution::Inductive(c) => {
-                                core = c;
-                                at += 1;
-                            }
-                            Consecution::Predecessor { .. } => break,
-                        }
-                    }
+                    let (core, at) = self.highest_inductive_level(core, level - 1)?;
                     let lemma = self.mic(core, at, depth + 1)?;
                     self.add_lemma(lemma, at);
                     continue;

@@ -260,18 +260,29 @@ impl<'a> Ic3<'a> {
         Ok(None)
     }
 
-    /// Adds `lemma` at the highest level up to k where it stays inductive;
-    /// returns that level.
-    fn push_forward(&mut self, mut lemma: Cube, mut level: usize) -> Result<usize, Interrupted> {
+    /// The highest level up to k at which `cube`, inductive at `level`, stays
+    /// inductive, with the cube reduced by the cores found on the way.
+    fn highest_inductive_level(
+        &mut self,
+        mut cube: Cube,
+        mut level: usize,
+    ) -> Result<(Cube, usize), Interrupted> {
         while level < self.frames.top() {
-            match self.relative_induction(&lemma, level + 1)? {
+            match self.relative_induction(&cube, level + 1)? {
                 Consecution::Inductive(core) => {
-                    lemma = core;
+                    cube = core;
                     level += 1;
                 }
                 Consecution::Predecessor { .. } => break,
             }
         }
+        Ok((cube, level))
+    }
+
+    /// Adds `lemma` at the highest level up to k where it stays inductive;
+    /// returns that level.
+    fn push_forward(&mut self, lemma: Cube, level: usize) -> Result<usize, Interrupted> {
+        let (lemma, level) = self.highest_inductive_level(lemma, level)?;
         self.stats.lemmas += 1;
         for l in lemma.lits() {
             self.activity[l.latch()] += 1.0;

@@ -9,8 +9,8 @@
 //! (found by dropping non-inductive lemmas, Houdini-style, for a bounded
 //! number of rounds) moves to the infinite frame.
 
-use super::query::Consecution;
 use super::cube::Cube;
+use super::query::Consecution;
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 

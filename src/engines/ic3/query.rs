@@ -315,7 +315,11 @@ impl Ic3<'_> {
     }
 
     /// Whether some state of `solver`'s lemmas steps into `cube`.
-    pub(super) fn steps_into(&mut self, solver: &mut QuerySolver, cube: &Cube) -> Result<bool, Interrupted> {
+    pub(super) fn steps_into(
+        &mut self,
+        solver: &mut QuerySolver,
+        cube: &Cube,
+    ) -> Result<bool, Interrupted> {
         let assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
         Self::check(solver.solver.solve(&assumptions))
     }
