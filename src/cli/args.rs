@@ -104,9 +104,11 @@ pub struct CheckArgs {
     /// Skip latch simplification (constant and equivalent latches).
     #[arg(long)]
     pub no_simplify: bool,
-    /// The SAT backend of the engines (verdicts are checked with the other one).
-    #[arg(long, value_enum, default_value = "cadical")]
-    pub sat: SatArg,
+    /// The SAT backend of every engine (default: MiniSat for IC3, whose many
+    /// small queries it answers fastest, CaDiCaL for BMC and k-induction).
+    /// Verdicts are checked on the backend the engine did not use.
+    #[arg(long, value_enum)]
+    pub sat: Option<SatArg>,
     /// Progress and statistics on stderr.
     #[arg(short, long)]
     pub verbose: bool,

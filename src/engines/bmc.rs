@@ -97,6 +97,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     Outcome {
         verdict,
         engine: "bmc",
+        backend: limits.backend,
         stats: Stats {
             depth: bmc.next_depth(),
             sat: bmc.sat_stats().clone(),

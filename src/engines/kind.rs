@@ -149,6 +149,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     Outcome {
         verdict,
         engine: "kind",
+        backend: limits.backend,
         stats: Stats {
             depth: base.next_depth(),
             sat,

@@ -83,6 +83,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The engine that produced it.
     pub engine: &'static str,
+    /// The SAT backend it ran on (a checker should use the other one).
+    pub backend: Backend,
     /// Its counters.
     pub stats: Stats,
 }

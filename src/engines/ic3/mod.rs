@@ -370,6 +370,7 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
     Outcome {
         verdict,
         engine: "ic3",
+        backend: options.limits.backend,
         stats: Stats {
             depth: s.frames,
             sat: s.sat.clone(),
