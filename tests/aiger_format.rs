@@ -134,6 +134,12 @@ fn lying_header_counts_do_not_allocate() {
     );
     let err = aiger::read_bytes("m", b"aag 1000000000 0 0 0 0\n").unwrap_err();
     assert!(err.to_string().contains("far beyond"), "{err}");
+    // Binary inputs take no bytes: M must still fit the file.
+    let err = aiger::read_bytes("i", b"aig 2000000000 2000000000 0 0 0\n").unwrap_err();
+    assert!(err.to_string().contains("far beyond"), "{err}");
+    // A legal binary file with many inputs and nothing else still reads.
+    let many = aiger::read_bytes("ok", b"aig 100000 100000 0 0 0\n").unwrap();
+    assert_eq!(many.inputs.len(), 100000);
 }
 
 #[test]

@@ -20,6 +20,7 @@
 use crate::ir::aig::{Aig, Lit, Node};
 use crate::sat::{self, Backend, SolveResult, Solver};
 use crate::util::budget::Budget;
+use std::collections::HashMap;
 
 /// The witness circuit for invariant `cubes` (clauses `¬cube` over latch
 /// positions of `model`) of the property "no `bad`".
@@ -42,6 +43,45 @@ pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, boo
     w
 }
 
+/// AND gates encoded in one solver, hashed on their operand literals, so that
+/// model and witness share every gate they have in common: the simulation
+/// checks then compare identical literals instead of solving a miter of two
+/// copies of the same (possibly arithmetic) circuit.
+struct Gates {
+    table: HashMap<(sat::Lit, sat::Lit), sat::Lit>,
+    tru: sat::Lit,
+}
+
+impl Gates {
+    fn new(tru: sat::Lit) -> Gates {
+        Gates {
+            table: HashMap::new(),
+            tru,
+        }
+    }
+
+    fn and(&mut self, solver: &mut dyn Solver, x: sat::Lit, y: sat::Lit) -> sat::Lit {
+        let (x, y) = if x < y { (x, y) } else { (y, x) };
+        let (t, f) = (self.tru, !self.tru);
+        if x == f || y == f || x == !y {
+            return f;
+        }
+        if x == t || x == y {
+            return y;
+        }
+        if y == t {
+            return x;
+        }
+        *self.table.entry((x, y)).or_insert_with(|| {
+            let g = solver.new_var();
+            solver.add_clause(&[!g, x]);
+            solver.add_clause(&[!g, y]);
+            solver.add_clause(&[g, !x, !y]);
+            g
+        })
+    }
+}
+
 /// One circuit's copy in a solver: a literal per node, per frame.
 struct Copy<'a> {
     aig: &'a Aig,
@@ -54,10 +94,11 @@ impl<'a> Copy<'a> {
     fn frame(
         &mut self,
         solver: &mut dyn Solver,
-        tru: sat::Lit,
+        gates: &mut Gates,
         shared_inputs: &[sat::Lit],
         shared_latches: &[sat::Lit],
     ) {
+        let tru = gates.tru;
         let mut lits: Vec<sat::Lit> = Vec::with_capacity(self.aig.num_nodes());
         for node in self.aig.nodes() {
             let l = match *node {
@@ -73,11 +114,7 @@ impl<'a> Copy<'a> {
                 Node::And(a, b) => {
                     let x = lits[a.var().0 as usize].xor(a.is_negated());
                     let y = lits[b.var().0 as usize].xor(b.is_negated());
-                    let g = solver.new_var();
-                    solver.add_clause(&[!g, x]);
-                    solver.add_clause(&[!g, y]);
-                    solver.add_clause(&[g, !x, !y]);
-                    g
+                    gates.and(solver, x, y)
                 }
             };
             lits.push(l);
@@ -137,9 +174,9 @@ fn equal(solver: &mut dyn Solver, a: sat::Lit, b: sat::Lit) -> sat::Lit {
     e
 }
 
-/// Builds one check into a solver (given its TRUE literal) and returns the
+/// Builds one check into a solver (with its gate table) and returns the
 /// assumptions under which the check's negation is satisfiable.
-type CheckBuilder<'a> = dyn Fn(&mut dyn Solver, sat::Lit) -> Vec<sat::Lit> + 'a;
+type CheckBuilder<'a> = dyn Fn(&mut dyn Solver, &mut Gates) -> Vec<sat::Lit> + 'a;
 
 /// Checks that `witness` certifies that `model`'s first bad property is
 /// never reached. Each check runs on a fresh solver of `backend`.
@@ -164,8 +201,8 @@ pub fn check_witness(
     let shared = model.latches.len();
     // Each check: build, then ask whether its negation is satisfiable.
     let checks: [(&str, &CheckBuilder); 5] = [
-        ("reset", &|s, tru| {
-            let (m, w) = pair(s, model, witness, tru);
+        ("reset", &|s, g| {
+            let (m, w) = pair(s, model, witness, g);
             let (rm, cm) = (m.reset(s, shared), m.constraints(s, 0));
             let (rw, cw) = (w.reset(s, shared), w.constraints(s, 0));
             let both = s.new_var();
@@ -174,8 +211,8 @@ pub fn check_witness(
             s.add_clause(&[both, !rw, !cw]);
             vec![rm, cm, !both]
         }),
-        ("transition", &|s, tru| {
-            let (mut m, mut w) = pair(s, model, witness, tru);
+        ("transition", &|s, g| {
+            let (mut m, mut w) = pair(s, model, witness, g);
             let ins1: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
             let next: Vec<sat::Lit> = (0..shared)
                 .map(|i| m.lit(model.latches[i].next, 0))
@@ -184,8 +221,8 @@ pub fn check_witness(
             // witness's own latches their own next state.
             let mut w_next = next.clone();
             w_next.extend(witness.latches[shared..].iter().map(|l| w.lit(l.next, 0)));
-            m.frame(s, tru, &ins1, &next);
-            w.frame(s, tru, &ins1, &w_next);
+            m.frame(s, g, &ins1, &next);
+            w.frame(s, g, &ins1, &w_next);
             let (cm0, cm1, cw0, cw1) = (
                 m.constraints(s, 0),
                 m.constraints(s, 1),
@@ -206,21 +243,24 @@ pub fn check_witness(
             s.add_clause(&clause);
             vec![cm0, cm1, cw0, !all]
         }),
-        ("property", &|s, tru| {
-            let (m, w) = pair(s, model, witness, tru);
+        ("property", &|s, g| {
+            let tru = g.tru;
+            let (m, w) = pair(s, model, witness, g);
             let (cm, cw) = (m.constraints(s, 0), w.constraints(s, 0));
             vec![cm, cw, m.bad(0, tru), !w.bad(0, tru)]
         }),
-        ("base", &|s, tru| {
-            let w = single(s, witness, tru);
+        ("base", &|s, g| {
+            let tru = g.tru;
+            let w = single(s, witness, g);
             let (r, c) = (w.reset(s, witness.latches.len()), w.constraints(s, 0));
             vec![r, c, w.bad(0, tru)]
         }),
-        ("step", &|s, tru| {
-            let mut w = single(s, witness, tru);
+        ("step", &|s, g| {
+            let tru = g.tru;
+            let mut w = single(s, witness, g);
             let ins1: Vec<sat::Lit> = (0..witness.inputs.len()).map(|_| s.new_var()).collect();
             let next: Vec<sat::Lit> = (witness.latches.iter()).map(|l| w.lit(l.next, 0)).collect();
-            w.frame(s, tru, &ins1, &next);
+            w.frame(s, g, &ins1, &next);
             let (c0, c1) = (w.constraints(s, 0), w.constraints(s, 1));
             vec![!w.bad(0, tru), c0, c1, w.bad(1, tru)]
         }),
@@ -229,7 +269,8 @@ pub fn check_witness(
         let mut solver = backend.create(budget.clone());
         let tru = solver.new_var();
         solver.add_clause(&[tru]);
-        let assumptions = build(solver.as_mut(), tru);
+        let mut gates = Gates::new(tru);
+        let assumptions = build(solver.as_mut(), &mut gates);
         match solver.solve(&assumptions) {
             SolveResult::Unsat => {}
             SolveResult::Sat => return Err(format!("the {name} check fails")),
@@ -244,7 +285,7 @@ fn pair<'a>(
     s: &mut dyn Solver,
     model: &'a Aig,
     witness: &'a Aig,
-    tru: sat::Lit,
+    gates: &mut Gates,
 ) -> (Copy<'a>, Copy<'a>) {
     let ins: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
     let ls: Vec<sat::Lit> = (0..model.latches.len()).map(|_| s.new_var()).collect();
@@ -256,16 +297,16 @@ fn pair<'a>(
         aig: witness,
         frames: Vec::new(),
     };
-    m.frame(s, tru, &ins, &ls);
-    w.frame(s, tru, &ins, &ls);
+    m.frame(s, gates, &ins, &ls);
+    w.frame(s, gates, &ins, &ls);
     (m, w)
 }
 
-fn single<'a>(s: &mut dyn Solver, witness: &'a Aig, tru: sat::Lit) -> Copy<'a> {
+fn single<'a>(s: &mut dyn Solver, witness: &'a Aig, gates: &mut Gates) -> Copy<'a> {
     let mut w = Copy {
         aig: witness,
         frames: Vec::new(),
     };
-    w.frame(s, tru, &[], &[]);
+    w.frame(s, gates, &[], &[]);
     w
 }

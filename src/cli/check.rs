@@ -168,12 +168,14 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                         if *simple_path { " (simple path)" } else { "" }
                     )
                 }),
-                Proof::Invariant(_) => {
-                    invariant::check(&full, &bad, &original_cubes, outcome.backend.other(), &check_budget)
-                        .map(|()| {
-                            format!("inductive invariant of {} clauses", original_cubes.len())
-                        })
-                }
+                Proof::Invariant(_) => invariant::check(
+                    &full,
+                    &bad,
+                    &original_cubes,
+                    outcome.backend.other(),
+                    &check_budget,
+                )
+                .map(|()| format!("inductive invariant of {} clauses", original_cubes.len())),
             };
             match checked {
                 Ok(what) => {
@@ -187,7 +189,10 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                         (None, _) => {}
                     }
                     if args.verbose {
-                        eprintln!("invar: {what} checked with {}", outcome.backend.other().name());
+                        eprintln!(
+                            "invar: {what} checked with {}",
+                            outcome.backend.other().name()
+                        );
                     }
                     let text = if args.json {
                         let mut o = summary(&file, "safe", &props, &outcome, start);
@@ -254,7 +259,12 @@ fn write_certificate(
     std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-fn run_engine(args: &CheckArgs, aig: &invar::ir::aig::Aig, limits: &Limits, ic3_backend: Backend) -> Outcome {
+fn run_engine(
+    args: &CheckArgs,
+    aig: &invar::ir::aig::Aig,
+    limits: &Limits,
+    ic3_backend: Backend,
+) -> Outcome {
     let kind_options = KindOptions {
         limits: limits.clone(),
         simple_path: args.simple_path,

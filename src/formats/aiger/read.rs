@@ -205,10 +205,11 @@ impl<'a> Reader<'a> {
                 self.data.len()
             )));
         }
-        // ASCII files may leave variables unused, but tables are indexed by
-        // variable, so M is bounded by what the file could plausibly hold.
-        let plausible = 16 * self.data.len() as u64 + 1024;
-        if !binary && m as u64 > plausible {
+        // ASCII files may leave variables unused and binary inputs take no
+        // bytes, but tables are indexed by variable: M is bounded by what a
+        // file of this size could plausibly use (generously: 2^20 + 64/byte).
+        let plausible = 64 * self.data.len() as u64 + (1 << 20);
+        if m as u64 > plausible {
             return Err(self.header_error(format!(
                 "M = {m} is far beyond what a file of {} bytes can use (limit {plausible})",
                 self.data.len()
