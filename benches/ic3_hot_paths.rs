@@ -26,9 +26,9 @@ fn bench_hot_paths(c: &mut Criterion) {
     // reset value): it still excludes Init, and MIC has literals to drop.
     let init: Vec<Option<bool>> = prepared.aig.latches.iter().map(|l| l.init).collect();
     let mut lits: Vec<StateLit> = lemma.lits().to_vec();
-    for i in 0..init.len() {
+    for (i, reset) in init.iter().enumerate() {
         if !lemma.has_latch(i) {
-            lits.push(StateLit::new(i, init[i] == Some(true)));
+            lits.push(StateLit::new(i, *reset == Some(true)));
         }
     }
     let full_cube = Cube::new(lits);
