@@ -30,6 +30,20 @@ fn certify(model: &Path, cert: &Path) -> (i32, String) {
     )
 }
 
+/// Proves `model` safe with IC3, writing its certificate to `cert`.
+fn prove(model: &Path, cert: &Path) {
+    let args = [
+        "check",
+        model.to_str().unwrap(),
+        "--engine",
+        "ic3",
+        "--certificate",
+        cert.to_str().unwrap(),
+    ];
+    let o = invar(&args);
+    assert_eq!(o.status.code(), Some(20), "{}", model.display());
+}
+
 #[test]
 fn ic3_proofs_yield_valid_certificates() {
     let models = [
@@ -45,15 +59,7 @@ fn ic3_proofs_yield_valid_certificates() {
         let model = root().join(model);
         for ext in ["aag", "aig"] {
             let cert = tmp(&format!("cert{n}.{ext}"));
-            let o = invar(&[
-                "check",
-                model.to_str().unwrap(),
-                "--engine",
-                "ic3",
-                "--certificate",
-                cert.to_str().unwrap(),
-            ]);
-            assert_eq!(o.status.code(), Some(20), "{}", model.display());
+            prove(&model, &cert);
             let (code, out) = certify(&model, &cert);
             assert_eq!(code, 0, "{}: {out}", model.display());
         }
@@ -72,15 +78,7 @@ fn broken_certificates_are_rejected() {
 
     // A valid certificate, then the same with one reset and one next-state changed.
     let cert = tmp("resets.aag");
-    let o = invar(&[
-        "check",
-        model.to_str().unwrap(),
-        "--engine",
-        "ic3",
-        "--certificate",
-        cert.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(20));
+    prove(&model, &cert);
     let text = std::fs::read_to_string(&cert).unwrap();
     assert_eq!(certify(&model, &cert).0, 0);
     let lines: Vec<&str> = text.lines().collect();

@@ -28,6 +28,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that `text` contains `part`, showing `text` otherwise.
+fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "expected '{part}' in:\n{text}");
+}
+
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("invar-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -107,10 +112,9 @@ fn property_selection() {
     assert_eq!(o.status.code(), Some(20));
     let o = invar(&["check", p, "--property", "3"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--property 3 is out of range: the model has 1 bad properties"),
-        "{}",
-        stderr(&o)
+    assert_contains(
+        &stderr(&o),
+        "--property 3 is out of range: the model has 1 bad properties",
     );
 }
 
@@ -200,20 +204,12 @@ fn sim_confirms_and_rejects_witnesses() {
     std::fs::write(&w, "1\nb0\n0\n1\n0\n.\n").unwrap();
     let o = invar(&["sim", c.to_str().unwrap(), w.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("constraint 0 fails at step 0"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "constraint 0 fails at step 0");
     // Malformed witness: exit 1 with file and line.
     std::fs::write(&w, "1\nb0\n01\n1\n.\n").unwrap();
     let o = invar(&["sim", c.to_str().unwrap(), w.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("constraint.wit:3: expected 1 latch values"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "constraint.wit:3: expected 1 latch values");
 }
 
 #[test]
@@ -301,11 +297,7 @@ fn verbose_goes_to_stderr_only() {
         "kind",
     ]);
     assert_eq!(stdout(&o), "0\nb0\n.\n");
-    assert!(
-        stderr(&o).contains("proof checked with minisat"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "proof checked with minisat");
     let o = invar(&[
         "check",
         example("resets.aag").to_str().unwrap(),
@@ -315,9 +307,5 @@ fn verbose_goes_to_stderr_only() {
         "--sat",
         "minisat",
     ]);
-    assert!(
-        stderr(&o).contains("proof checked with cadical"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "proof checked with cadical");
 }
