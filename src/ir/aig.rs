@@ -229,6 +229,24 @@ impl Aig {
     }
 }
 
+/// The image of `lit` under `map`, a literal per node of the source circuit.
+pub fn map_lit(map: &[Lit], lit: Lit) -> Lit {
+    map[lit.var().0 as usize].xor(lit.is_negated())
+}
+
+impl Aig {
+    /// Copies the AND gates of `from` whose node `keep` accepts into `self`,
+    /// in topological order, recording each gate's image in `map` (whose
+    /// entries for the gates' operands must already be set).
+    pub fn copy_ands(&mut self, from: &Aig, map: &mut [Lit], keep: impl Fn(usize) -> bool) {
+        for (v, node) in from.nodes().iter().enumerate() {
+            if let (Node::And(a, b), true) = (*node, keep(v)) {
+                map[v] = self.and(map_lit(map, a), map_lit(map, b));
+            }
+        }
+    }
+}
+
 /// The value of `lit` given the value of every node.
 pub fn lit_value(values: &[bool], lit: Lit) -> bool {
     values[lit.var().0 as usize] ^ lit.is_negated()

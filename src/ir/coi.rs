@@ -4,7 +4,7 @@
 //! the property's cone can still cut paths short) and maps its traces back to
 //! the positions of the original inputs and latches through [`Restore`].
 
-use super::aig::{Aig, Lit, Node, Var};
+use super::aig::{map_lit, Aig, Lit, Node, Var};
 use super::trace::Trace;
 
 /// Maps positions of a reduced circuit back to the circuit it came from.
@@ -101,20 +101,13 @@ pub fn cone_of_influence(aig: &Aig, bad: &[Lit]) -> (Aig, Restore) {
             restore.latches.push(pos);
         }
     }
-    let lookup = |map: &[Lit], l: Lit| map[l.var().0 as usize].xor(l.is_negated());
-    for (v, node) in aig.nodes().iter().enumerate() {
-        if let Node::And(a, b) = *node {
-            if marked[v] {
-                map[v] = reduced.and(lookup(&map, a), lookup(&map, b));
-            }
-        }
-    }
+    reduced.copy_ands(aig, &mut map, |v| marked[v]);
     for (new_pos, &orig) in restore.latches.iter().enumerate() {
-        let next = lookup(&map, aig.latches[orig].next);
+        let next = map_lit(&map, aig.latches[orig].next);
         reduced.set_next(new_pos, next);
     }
-    reduced.constraints = aig.constraints.iter().map(|&c| lookup(&map, c)).collect();
-    let bads: Vec<Lit> = bad.iter().map(|&b| lookup(&map, b)).collect();
+    reduced.constraints = aig.constraints.iter().map(|&c| map_lit(&map, c)).collect();
+    let bads: Vec<Lit> = bad.iter().map(|&b| map_lit(&map, b)).collect();
     let bad = reduced.or_all(&bads);
     reduced.bad = vec![bad];
     (reduced, restore)

@@ -15,7 +15,7 @@
 //! the original latches: an invariant of the simplified circuit becomes one
 //! of the original circuit once they are added.
 
-use super::aig::{Aig, Lit, Node};
+use super::aig::{map_lit, Aig, Lit, Node};
 use super::coi::Restore;
 
 /// The simplified circuit, the map back, and the facts used, as cubes whose
@@ -109,8 +109,7 @@ pub fn simplify_latches(aig: &Aig) -> Simplified {
         let mut ids = std::collections::HashMap::new();
         let refined: Vec<usize> = (0..n)
             .map(|i| {
-                let next = aig.latches[i].next;
-                let next = map[next.var().0 as usize].xor(next.is_negated());
+                let next = map_lit(&map, aig.latches[i].next);
                 let fresh = ids.len();
                 *ids.entry((class[i], next)).or_insert(fresh)
             })
@@ -188,22 +187,16 @@ fn rebuild(
             map[latch.var.0 as usize] = map[aig.latches[representative[i]].var.0 as usize];
         }
     }
-    let lookup = |map: &[Lit], l: Lit| map[l.var().0 as usize].xor(l.is_negated());
-    for (v, node) in aig.nodes().iter().enumerate() {
-        if let Node::And(a, b) = *node {
-            map[v] = out.and(lookup(&map, a), lookup(&map, b));
-        }
-    }
+    out.copy_ands(aig, &mut map, |_| true);
     for (new_pos, &orig) in kept.iter().enumerate() {
-        let next = lookup(&map, aig.latches[orig].next);
+        let next = map_lit(&map, aig.latches[orig].next);
         out.set_next(new_pos, next);
     }
-    out.constraints = aig.constraints.iter().map(|&c| lookup(&map, c)).collect();
-    out.bad = aig.bad.iter().map(|&b| lookup(&map, b)).collect();
-    out.justice = (aig.justice.iter())
-        .map(|j| j.iter().map(|&l| lookup(&map, l)).collect())
-        .collect();
-    out.fairness = aig.fairness.iter().map(|&l| lookup(&map, l)).collect();
+    let image = |lits: &[Lit]| lits.iter().map(|&l| map_lit(&map, l)).collect::<Vec<_>>();
+    out.constraints = image(&aig.constraints);
+    out.bad = image(&aig.bad);
+    out.justice = aig.justice.iter().map(|j| image(j)).collect();
+    out.fairness = image(&aig.fairness);
     (out, kept, map)
 }
 
