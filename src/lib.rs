@@ -5,6 +5,7 @@
 //! independently of the engine that produced it. Only the `invar` binary
 //! prints. See `docs/ARCHITECTURE.md`.
 
+pub mod bitblast;
 pub mod check;
 pub mod engines;
 pub mod formats;

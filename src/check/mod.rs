@@ -7,3 +7,4 @@ mod encode;
 pub mod invariant;
 pub mod kinduction;
 pub mod replay;
+pub mod word;

@@ -15,8 +15,9 @@ use invar::engines::portfolio::EngineFn;
 use invar::engines::{bmc, ic3, kind, portfolio, Limits, Outcome, Proof, Verdict};
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::witness::write_aiger_witness;
-use invar::ir::aig::Lit;
+use invar::ir::aig::{Aig, Lit};
 use invar::ir::prepare::prepare;
+use invar::ir::trace::Trace;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use std::sync::{Arc, Mutex};
@@ -25,8 +26,38 @@ use std::time::{Duration, Instant};
 /// Grace after the deadline before the watchdog answers unknown on its own.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(800);
 
+/// The model formats `check` reads, by file extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    Aiger,
+    Btor2,
+}
+
+/// The format of `path`, from its extension.
+pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("aag" | "aig") => Ok(Format::Aiger),
+        Some("btor2" | "btor") => Ok(Format::Btor2),
+        _ => Err(format!(
+            "{}: unknown model format: expected the extension .aag, .aig, .btor2 or .btor",
+            path.display()
+        )),
+    }
+}
+
 pub fn run(args: &CheckArgs) -> Result<i32, String> {
-    let start = Instant::now();
+    match model_format(&args.file)? {
+        Format::Aiger => run_aiger(args),
+        Format::Btor2 => super::check_word::run(args),
+    }
+}
+
+/// The run's budget; with a time limit, also a watchdog that prints the text
+/// in `unknown_text` and exits if the run overstays.
+pub(super) fn start_budget(
+    args: &CheckArgs,
+    unknown_text: Arc<Mutex<String>>,
+) -> Result<Budget, String> {
     let budget = match args.timeout {
         Some(t) if t.is_finite() && t > 0.0 => Budget::with_timeout(Duration::from_secs_f64(t)),
         Some(t) => {
@@ -36,21 +67,37 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         }
         None => Budget::unlimited(),
     };
-    let props_line = Arc::new(Mutex::new(String::from("b0")));
     if let Some(deadline) = budget.deadline() {
-        start_watchdog(deadline + WATCHDOG_GRACE, props_line.clone(), args.json);
+        start_watchdog(deadline + WATCHDOG_GRACE, unknown_text, args.json);
     }
-    let aiger = aiger::read_file(&args.file).map_err(|e| e.to_string())?;
-    let full = aiger.to_aig();
-    let file = args.file.display().to_string();
-    let props = select_properties(&aiger, args.property, &file)?;
-    *props_line.lock().unwrap_or_else(|e| e.into_inner()) = props_text(&props);
-    if props.is_empty() {
-        let reason = "justice properties are not supported yet";
-        return Ok(report_unknown(args, &file, &props, reason, None, start));
-    }
+    Ok(budget)
+}
+
+/// What the engines decided on a bit-level circuit, with proofs already checked.
+pub(super) enum Decided {
+    /// A counterexample on the full circuit, still to be replayed on the file's model.
+    Unsafe(Trace),
+    /// A proof that passed the independent checker; for IC3, the invariant's
+    /// cubes over the full circuit's latches.
+    Safe {
+        cubes: Option<Vec<Vec<(usize, bool)>>>,
+    },
+    /// No verdict, and why.
+    Unknown(String),
+}
+
+/// Reduces `full` to the cone of `props`, runs the engine, and checks any
+/// proof on the SAT backend the engine did not use. A proof that fails its
+/// check is an internal error, never a verdict.
+pub(super) fn decide(
+    full: &Aig,
+    props: &[usize],
+    args: &CheckArgs,
+    budget: &Budget,
+    file: &str,
+) -> Result<(Decided, Outcome), String> {
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
-    let prepared = prepare(&full, &props, !args.no_simplify);
+    let prepared = prepare(full, props, !args.no_simplify);
     let (reduced, restore) = (&prepared.aig, &prepared.restore);
     if args.verbose {
         eprintln!(
@@ -61,7 +108,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             full.num_ands(),
             prepared.constants,
             prepared.merged,
-            props_text(&props),
+            props_text(props),
             reduced.inputs.len(),
             reduced.latches.len(),
             reduced.num_ands()
@@ -79,43 +126,127 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     };
     let outcome = run_engine(args, reduced, &limits, ic3_backend);
     if args.verbose {
-        let s = &outcome.stats;
-        eprintln!(
-            "invar: engine {}: depth {}, {} SAT calls ({} sat, {} unsat) in {:.3}s, engine time {:.3}s",
-            outcome.engine,
-            s.depth,
-            s.sat.calls,
-            s.sat.sat,
-            s.sat.unsat,
-            s.sat.time.as_secs_f64(),
-            s.time.as_secs_f64()
-        );
-        if let Some(i) = &s.ic3 {
-            eprintln!(
-                "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
-                 {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
-                 generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
-                i.frames,
-                i.obligations,
-                i.lemmas,
-                i.literals_dropped,
-                i.ctgs,
-                i.propagated,
-                i.to_infinite,
-                i.subsumed,
-                i.relative_induction,
-                i.time_relative_induction.as_secs_f64(),
-                i.lifts,
-                i.time_lift.as_secs_f64(),
-                i.time_generalize.as_secs_f64(),
-                i.time_propagate.as_secs_f64(),
-                i.rebuilds
-            );
-        }
+        print_statistics(&outcome);
     }
-    match &outcome.verdict {
-        Verdict::Unsafe(trace) => {
-            let trace = restore.trace(trace);
+    let decided = match &outcome.verdict {
+        Verdict::Unsafe(trace) => Decided::Unsafe(restore.trace(trace)),
+        Verdict::Unknown(reason) => Decided::Unknown(reason.clone()),
+        Verdict::Safe(proof) => {
+            let check_budget = Budget::with_timeout(match budget.deadline() {
+                Some(d) => d.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE / 2,
+                None => Duration::from_secs(u32::MAX as u64),
+            });
+            let checked = match proof {
+                Proof::KInduction { k, simple_path } => kinduction::check(
+                    full,
+                    &bad,
+                    *k,
+                    *simple_path,
+                    &prepared.facts,
+                    outcome.backend.other(),
+                    &check_budget,
+                )
+                .map(|()| {
+                    let how = if *simple_path { " (simple path)" } else { "" };
+                    (format!("{k}-induction proof{how}"), None)
+                }),
+                Proof::Invariant(cubes) => {
+                    // The invariant over the original latch positions.
+                    let cubes = prepared.original_invariant(cubes);
+                    invariant::check(full, &bad, &cubes, outcome.backend.other(), &check_budget)
+                        .map(|()| {
+                            let what = format!("inductive invariant of {} clauses", cubes.len());
+                            (what, Some(cubes))
+                        })
+                }
+            };
+            match checked {
+                Ok((what, cubes)) => {
+                    if args.verbose {
+                        eprintln!(
+                            "invar: {what} checked with {}",
+                            outcome.backend.other().name()
+                        );
+                    }
+                    Decided::Safe { cubes }
+                }
+                Err(e) if check_budget.expired() => {
+                    Decided::Unknown(format!("the proof could not be checked in time: {e}"))
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "internal error: the {} engine's proof does not check: {e}; no verdict",
+                        outcome.engine
+                    ))
+                }
+            }
+        }
+    };
+    Ok((decided, outcome))
+}
+
+fn print_statistics(outcome: &Outcome) {
+    let s = &outcome.stats;
+    eprintln!(
+        "invar: engine {}: depth {}, {} SAT calls ({} sat, {} unsat) in {:.3}s, engine time {:.3}s",
+        outcome.engine,
+        s.depth,
+        s.sat.calls,
+        s.sat.sat,
+        s.sat.unsat,
+        s.sat.time.as_secs_f64(),
+        s.time.as_secs_f64()
+    );
+    if let Some(i) = &s.ic3 {
+        eprintln!(
+            "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
+             {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
+             generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
+            i.frames,
+            i.obligations,
+            i.lemmas,
+            i.literals_dropped,
+            i.ctgs,
+            i.propagated,
+            i.to_infinite,
+            i.subsumed,
+            i.relative_induction,
+            i.time_relative_induction.as_secs_f64(),
+            i.lifts,
+            i.time_lift.as_secs_f64(),
+            i.time_generalize.as_secs_f64(),
+            i.time_propagate.as_secs_f64(),
+            i.rebuilds
+        );
+    }
+}
+
+/// `check` on an AIGER file: HWMCC output.
+fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let unknown_text = Arc::new(Mutex::new(String::from("2\nb0\n.\n")));
+    let budget = start_budget(args, unknown_text.clone())?;
+    let aiger = aiger::read_file(&args.file).map_err(|e| e.to_string())?;
+    let full = aiger.to_aig();
+    let file = args.file.display().to_string();
+    let props = select_properties(&aiger, args.property, &file)?;
+    let hwmcc_unknown = format!("2\n{}\n.\n", props_text(&props));
+    *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = hwmcc_unknown.clone();
+    if props.is_empty() {
+        let reason = "justice properties are not supported yet";
+        return Ok(report_unknown(
+            args,
+            &file,
+            &props,
+            reason,
+            None,
+            start,
+            &hwmcc_unknown,
+        ));
+    }
+    let (decided, outcome) = decide(&full, &props, args, &budget, &file)?;
+    match decided {
+        Decided::Unsafe(trace) => {
             let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
             let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
                 .map(|v| v.iter().map(|&b| Some(b)).collect())
@@ -142,105 +273,72 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 )),
             }
         }
-        Verdict::Safe(proof) => {
-            let check_budget = Budget::with_timeout(match budget.deadline() {
-                Some(d) => d.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE / 2,
-                None => Duration::from_secs(u32::MAX as u64),
-            });
-            // The invariant over the original latch positions.
-            let original_cubes: Vec<Vec<(usize, bool)>> = match proof {
-                Proof::Invariant(cubes) => prepared.original_invariant(cubes),
-                Proof::KInduction { .. } => Vec::new(),
+        Decided::Safe { cubes } => {
+            let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+            maybe_write_certificate(args, &full, &bad, cubes.as_deref(), &file, &props)?;
+            let text = if args.json {
+                safe_summary(&file, &props, &outcome, start, cubes.as_deref())
+            } else {
+                format!("0\n{}\n.\n", props_text(&props))
             };
-            let checked = match proof {
-                Proof::KInduction { k, simple_path } => kinduction::check(
-                    &full,
-                    &bad,
-                    *k,
-                    *simple_path,
-                    &prepared.facts,
-                    outcome.backend.other(),
-                    &check_budget,
-                )
-                .map(|()| {
-                    format!(
-                        "{k}-induction proof{}",
-                        if *simple_path { " (simple path)" } else { "" }
-                    )
-                }),
-                Proof::Invariant(_) => invariant::check(
-                    &full,
-                    &bad,
-                    &original_cubes,
-                    outcome.backend.other(),
-                    &check_budget,
-                )
-                .map(|()| format!("inductive invariant of {} clauses", original_cubes.len())),
-            };
-            match checked {
-                Ok(what) => {
-                    match (&args.certificate, proof) {
-                        (Some(path), Proof::Invariant(_)) => {
-                            write_certificate(path, &full, &bad, &original_cubes, &file, &props)?
-                        }
-                        (Some(_), _) => eprintln!(
-                            "invar: no certificate written: certificates are made from IC3 invariants only"
-                        ),
-                        (None, _) => {}
-                    }
-                    if args.verbose {
-                        eprintln!(
-                            "invar: {what} checked with {}",
-                            outcome.backend.other().name()
-                        );
-                    }
-                    let text = if args.json {
-                        let mut o = summary(&file, "safe", &props, &outcome, start);
-                        if let Proof::KInduction { k, simple_path } = proof {
-                            o.number("k", k).boolean("simple_path", *simple_path);
-                        }
-                        if let Proof::Invariant(cubes) = proof {
-                            o.number("invariant_clauses", cubes.len());
-                        }
-                        o.finish()
-                    } else {
-                        format!("0\n{}\n.\n", props_text(&props))
-                    };
-                    print_verdict(&text);
-                    Ok(EXIT_SAFE)
-                }
-                Err(e) if check_budget.expired() => {
-                    let reason = format!("the proof could not be checked in time: {e}");
-                    Ok(report_unknown(
-                        args,
-                        &file,
-                        &props,
-                        &reason,
-                        Some(&outcome),
-                        start,
-                    ))
-                }
-                Err(e) => Err(format!(
-                    "internal error: the {} engine's proof does not check: {e}; no verdict",
-                    outcome.engine
-                )),
-            }
+            print_verdict(&text);
+            Ok(EXIT_SAFE)
         }
-        Verdict::Unknown(reason) => Ok(report_unknown(
+        Decided::Unknown(reason) => Ok(report_unknown(
             args,
             &file,
             &props,
-            reason,
+            &reason,
             Some(&outcome),
             start,
+            &hwmcc_unknown,
         )),
+    }
+}
+
+/// The JSON object of a SAFE answer.
+pub(super) fn safe_summary(
+    file: &str,
+    props: &[usize],
+    outcome: &Outcome,
+    start: Instant,
+    cubes: Option<&[Vec<(usize, bool)>]>,
+) -> String {
+    let mut o = summary(file, "safe", props, outcome, start);
+    if let Verdict::Safe(Proof::KInduction { k, simple_path }) = &outcome.verdict {
+        o.number("k", k).boolean("simple_path", *simple_path);
+    }
+    if let Some(cubes) = cubes {
+        o.number("invariant_clauses", cubes.len());
+    }
+    o.finish()
+}
+
+/// Writes the certificate `--certificate` asks for, if the proof is an invariant.
+pub(super) fn maybe_write_certificate(
+    args: &CheckArgs,
+    full: &Aig,
+    bad: &[Lit],
+    cubes: Option<&[Vec<(usize, bool)>]>,
+    file: &str,
+    props: &[usize],
+) -> Result<(), String> {
+    match (&args.certificate, cubes) {
+        (Some(path), Some(cubes)) => write_certificate(path, full, bad, cubes, file, props),
+        (Some(_), None) => {
+            eprintln!(
+                "invar: no certificate written: certificates are made from IC3 invariants only"
+            );
+            Ok(())
+        }
+        (None, _) => Ok(()),
     }
 }
 
 /// Writes the Certifaiger witness circuit of an invariant of `full`.
 fn write_certificate(
     path: &std::path::Path,
-    full: &invar::ir::aig::Aig,
+    full: &Aig,
     bad: &[Lit],
     cubes: &[Vec<(usize, bool)>],
     file: &str,
@@ -259,12 +357,7 @@ fn write_certificate(
     std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-fn run_engine(
-    args: &CheckArgs,
-    aig: &invar::ir::aig::Aig,
-    limits: &Limits,
-    ic3_backend: Backend,
-) -> Outcome {
+fn run_engine(args: &CheckArgs, aig: &Aig, limits: &Limits, ic3_backend: Backend) -> Outcome {
     let kind_options = KindOptions {
         limits: limits.clone(),
         simple_path: args.simple_path,
@@ -316,14 +409,14 @@ fn select_properties(
     }
 }
 
-fn props_text(props: &[usize]) -> String {
+pub(super) fn props_text(props: &[usize]) -> String {
     if props.is_empty() {
         return "j0".to_string();
     }
     props.iter().map(|p| format!("b{p}")).collect()
 }
 
-fn summary(
+pub(super) fn summary(
     file: &str,
     verdict: &str,
     props: &[usize],
@@ -365,13 +458,14 @@ fn summary(
     o
 }
 
-fn report_unknown(
+pub(super) fn report_unknown(
     args: &CheckArgs,
     file: &str,
     props: &[usize],
     reason: &str,
     outcome: Option<&Outcome>,
     start: Instant,
+    plain: &str,
 ) -> i32 {
     if args.verbose || outcome.is_none() {
         eprintln!("invar: unknown: {reason}");
@@ -388,7 +482,7 @@ fn report_unknown(
         o.string("reason", reason);
         o.finish()
     } else {
-        format!("2\n{}\n.\n", props_text(props))
+        plain.to_string()
     };
     print_verdict(&text);
     EXIT_UNKNOWN
@@ -396,17 +490,20 @@ fn report_unknown(
 
 /// Answers unknown and exits if the run is still going `at`: the engines poll
 /// their budget, but parsing or a long solver call must not hold the verdict.
-fn start_watchdog(at: Instant, props_line: Arc<Mutex<String>>, json: bool) {
+fn start_watchdog(at: Instant, unknown_text: Arc<Mutex<String>>, json: bool) {
     std::thread::spawn(move || {
         std::thread::sleep(at.saturating_duration_since(Instant::now()));
-        let props = props_line.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let plain = unknown_text
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         let text = if json {
             let mut o = JsonObject::default();
             o.string("verdict", "unknown")
                 .string("reason", "time limit reached");
             o.finish()
         } else {
-            format!("2\n{props}\n.\n")
+            plain
         };
         if print_verdict(&text) {
             eprintln!("invar: time limit reached");

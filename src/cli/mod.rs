@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod check_word;
 mod json;
 mod tools;
 

@@ -3,7 +3,9 @@
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::check::certificate::check_witness;
 use invar::check::replay::{replay, Replay};
+use invar::check::word;
 use invar::formats::aiger::{self, PropertyKind};
+use invar::formats::btor2;
 use invar::formats::witness::parse_aiger_witness;
 use invar::ir::coi::cone_of_influence;
 use invar::sat::Backend;
@@ -12,6 +14,9 @@ use std::path::Path;
 
 /// Replays a witness; exit 0 if it reaches every bad property it names.
 pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
+    if super::check::model_format(model)? == super::check::Format::Btor2 {
+        return sim_btor2(model, witness);
+    }
     let aiger = aiger::read_file(model).map_err(|e| e.to_string())?;
     let name = witness.display().to_string();
     let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
@@ -40,6 +45,26 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
                 println!("b{p}: reached at step {step} of {}", w.inputs.len());
             }
             Replay::NotReached(reason) => {
+                println!("b{p}: not reached: {reason}");
+                all_ok = false;
+            }
+        }
+    }
+    Ok(if all_ok { EXIT_UNKNOWN } else { EXIT_REJECTED })
+}
+
+/// Replays a BTOR2 witness on the word-level model with the evaluator.
+fn sim_btor2(model: &Path, witness: &Path) -> Result<i32, String> {
+    let ts = btor2::read_file(model).map_err(|e| e.to_string())?;
+    let name = witness.display().to_string();
+    let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let w = btor2::witness::read_witness(&name, &text, &ts).map_err(|e| e.to_string())?;
+    let trace = word::simulate(&ts, &w.states, &w.inputs)?;
+    let mut all_ok = true;
+    for &p in &w.props {
+        match word::replay(&ts, &trace, &[p]) {
+            Ok(r) => println!("b{p}: reached at step {} of {}", r.step, trace.len()),
+            Err(reason) => {
                 println!("b{p}: not reached: {reason}");
                 all_ok = false;
             }

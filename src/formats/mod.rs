@@ -1,6 +1,7 @@
 //! Readers and writers of model and witness files. Nothing here depends on an engine.
 
 pub mod aiger;
+pub mod btor2;
 pub mod witness;
 
 use std::fmt;

@@ -1,7 +1,10 @@
 //! Intermediate representations shared by front ends and engines.
 
 pub mod aig;
+pub mod bv;
 pub mod coi;
 pub mod prepare;
 pub mod simplify;
+pub mod term;
 pub mod trace;
+pub mod ts;

@@ -1,0 +1,127 @@
+//! `invar check` on word-level models: read into a transition system,
+//! bit-blast, decide on the circuit, and replay any counterexample on the
+//! word-level model with the concrete evaluator before printing it.
+//!
+//! BTOR2 answers in the BTOR2 witness format: `sat` with a witness, `unsat`,
+//! or `unknown`.
+
+use super::args::CheckArgs;
+use super::check::{
+    decide, maybe_write_certificate, report_unknown, safe_summary, start_budget, summary, Decided,
+};
+use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
+use invar::bitblast::bitblast;
+use invar::check::word;
+use invar::formats::btor2;
+use invar::ir::aig::Lit;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+pub fn run(args: &CheckArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let unknown_text = "unknown\n";
+    let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
+    let file = args.file.display().to_string();
+    let ts = btor2::read_file(&args.file).map_err(|e| e.to_string())?;
+    let count = ts.bad.len();
+    let props: Vec<usize> = match args.property {
+        Some(p) if p < count => vec![p],
+        Some(p) => {
+            return Err(format!(
+                "{file}: --property {p} is out of range: the model has {count} bad properties"
+            ))
+        }
+        None if count == 0 && ts.justice.is_empty() => {
+            return Err(format!(
+                "{file}: the model has no property to check (no bad or justice)"
+            ))
+        }
+        None => (0..count).collect(),
+    };
+    if props.is_empty() {
+        let reason = "justice properties are not supported yet";
+        return Ok(report_unknown(
+            args,
+            &file,
+            &props,
+            reason,
+            None,
+            start,
+            unknown_text,
+        ));
+    }
+    let blasted = match bitblast(&ts) {
+        Ok(b) => b,
+        Err(reason) => {
+            let reason = format!("{file}: {reason}");
+            return Ok(report_unknown(
+                args,
+                &file,
+                &props,
+                &reason,
+                None,
+                start,
+                unknown_text,
+            ));
+        }
+    };
+    if args.verbose {
+        eprintln!(
+            "invar: {file}: {} states, {} inputs, {} terms; bit-blasted",
+            ts.states.len(),
+            ts.inputs.len(),
+            ts.terms.len()
+        );
+    }
+    let full = &blasted.aig;
+    let (decided, outcome) = decide(full, &props, args, &budget, &file)?;
+    match decided {
+        Decided::Unsafe(trace) => {
+            let words = blasted.word_trace(&ts, &trace);
+            match word::replay(&ts, &words, &props) {
+                Ok(reached) if reached.step + 1 == words.len() => {
+                    let witness = btor2::witness::write_witness(&ts, &reached.properties, &words);
+                    if args.verbose {
+                        eprintln!(
+                            "invar: counterexample of {} steps replays on the word-level model of {file}",
+                            words.len()
+                        );
+                    }
+                    let text = if args.json {
+                        let mut o = summary(&file, "unsafe", &reached.properties, &outcome, start);
+                        o.number("steps", words.len()).string("witness", &witness);
+                        o.finish()
+                    } else {
+                        witness
+                    };
+                    print_verdict(&text);
+                    Ok(EXIT_UNSAFE)
+                }
+                other => Err(format!(
+                    "internal error: the {} engine's counterexample does not replay on the word-level model ({other:?}); no verdict",
+                    outcome.engine
+                )),
+            }
+        }
+        Decided::Safe { cubes } => {
+            let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+            maybe_write_certificate(args, full, &bad, cubes.as_deref(), &file, &props)?;
+            let text = if args.json {
+                safe_summary(&file, &props, &outcome, start, cubes.as_deref())
+            } else {
+                "unsat\n".to_string()
+            };
+            print_verdict(&text);
+            Ok(EXIT_SAFE)
+        }
+        Decided::Unknown(reason) => Ok(report_unknown(
+            args,
+            &file,
+            &props,
+            &reason,
+            Some(&outcome),
+            start,
+            unknown_text,
+        )),
+    }
+}

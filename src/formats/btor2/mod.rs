@@ -1,0 +1,18 @@
+//! BTOR2: word-level hardware models (Boolector, btormc, HWMCC'19+ word-level tracks).
+
+mod read;
+pub mod witness;
+
+pub use read::{read_str, to_bool, to_bv1};
+
+use crate::formats::{Location, ParseError};
+use crate::ir::ts::Ts;
+use std::path::Path;
+
+/// Reads a BTOR2 file.
+pub fn read_file(path: &Path) -> Result<Ts, ParseError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::new(&name, Location::File, format!("cannot read: {e}")))?;
+    read_str(&name, &text)
+}

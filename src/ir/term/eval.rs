@@ -1,0 +1,356 @@
+//! The concrete evaluator: the reference semantics of every operator, used by
+//! simulation and witness replay.
+
+use super::{Op, Rational, Sort, Term, Terms};
+use crate::ir::bv::BvValue;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// A concrete value of some sort.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Value {
+    /// A Boolean.
+    Bool(bool),
+    /// A bit-vector.
+    Bv(BvValue),
+    /// An Int or Real number.
+    Num(Rational),
+    /// An array.
+    Array(Arc<ArrayValue>),
+}
+
+/// An array value: a default element and the indices where it differs.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArrayValue {
+    /// The element at every index not in `entries`.
+    pub default: Value,
+    /// Indices whose element differs from the default (never equal to it).
+    pub entries: BTreeMap<Value, Value>,
+}
+
+impl Value {
+    /// The Boolean inside, if any.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The bit-vector inside, if any.
+    pub fn as_bv(&self) -> Option<&BvValue> {
+        match self {
+            Value::Bv(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The default value of a sort: false, zero, the zero array.
+    pub fn default_of(sort: &Sort) -> Value {
+        match sort {
+            Sort::Bool => Value::Bool(false),
+            Sort::BitVec(w) => Value::Bv(BvValue::zero(*w)),
+            Sort::Int | Sort::Real => Value::Num(Rational::int(0)),
+            Sort::Array(_, e) => Value::Array(Arc::new(ArrayValue {
+                default: Value::default_of(e),
+                entries: BTreeMap::new(),
+            })),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// SMT-LIB syntax.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Bv(v) => write!(f, "#b{}", v.to_binary()),
+            Value::Num(r) => write!(f, "{r}"),
+            Value::Array(a) => {
+                write!(f, "[default {}", a.default)?;
+                for (i, e) in &a.entries {
+                    write!(f, ", {i} -> {e}")?;
+                }
+                write!(f, "]")
+            }
+        }
+    }
+}
+
+/// Why a term has no value: an unassigned variable or an arithmetic case the
+/// evaluator cannot decide (overflow of its exact numbers, division by zero
+/// in Int/Real, which SMT-LIB leaves uninterpreted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError(pub String);
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Evaluates terms of one store under an assignment of its variables,
+/// remembering every value until [`Evaluator::clear`].
+pub struct Evaluator<'a> {
+    terms: &'a Terms,
+    values: Vec<Option<Value>>,
+}
+
+fn overflow() -> EvalError {
+    EvalError("arithmetic overflow of the evaluator's 128-bit rationals".into())
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator with no variable assigned.
+    pub fn new(terms: &'a Terms) -> Evaluator<'a> {
+        Evaluator {
+            terms,
+            values: vec![None; terms.len()],
+        }
+    }
+
+    /// Forgets every value (variables included).
+    pub fn clear(&mut self) {
+        self.values.iter_mut().for_each(|v| *v = None);
+    }
+
+    /// Assigns `value` to the variable `var`.
+    pub fn set(&mut self, var: Term, value: Value) {
+        self.values[var.index()] = Some(value);
+    }
+
+    /// The value of `root`.
+    pub fn eval(&mut self, root: Term) -> Result<Value, EvalError> {
+        if let Some(v) = &self.values[root.index()] {
+            return Ok(v.clone());
+        }
+        for t in self.terms.topological(&[root]) {
+            if self.values[t.index()].is_none() {
+                let v = self.apply(t)?;
+                self.values[t.index()] = Some(v);
+            }
+        }
+        Ok(self.values[root.index()].clone().expect("evaluated above"))
+    }
+
+    fn arg(&self, t: Term, i: usize) -> &Value {
+        let a = self.terms.args(t)[i];
+        self.values[a.index()]
+            .as_ref()
+            .expect("arguments evaluate first")
+    }
+
+    fn bv(&self, t: Term, i: usize) -> &BvValue {
+        self.arg(t, i).as_bv().expect("sort-checked")
+    }
+
+    fn boolean(&self, t: Term, i: usize) -> bool {
+        self.arg(t, i).as_bool().expect("sort-checked")
+    }
+
+    fn num(&self, t: Term, i: usize) -> Rational {
+        match self.arg(t, i) {
+            Value::Num(r) => *r,
+            _ => unreachable!("sort-checked"),
+        }
+    }
+
+    fn apply(&self, t: Term) -> Result<Value, EvalError> {
+        use Op::*;
+        let terms = self.terms;
+        let n = terms.args(t).len();
+        let bvs = |f: &dyn Fn(&BvValue, &BvValue) -> BvValue| -> Value {
+            let mut acc = self.bv(t, 0).clone();
+            for i in 1..n {
+                acc = f(&acc, self.bv(t, i));
+            }
+            Value::Bv(acc)
+        };
+        let bv2 =
+            |f: &dyn Fn(&BvValue, &BvValue) -> BvValue| Value::Bv(f(self.bv(t, 0), self.bv(t, 1)));
+        let pred =
+            |f: &dyn Fn(&BvValue, &BvValue) -> bool| Value::Bool(f(self.bv(t, 0), self.bv(t, 1)));
+        let bv1 = |b: bool| Value::Bv(BvValue::from_u64(1, b as u64));
+        let nums =
+            |f: &dyn Fn(Rational, Rational) -> Option<Rational>| -> Result<Value, EvalError> {
+                let mut acc = self.num(t, 0);
+                for i in 1..n {
+                    acc = f(acc, self.num(t, i)).ok_or_else(overflow)?;
+                }
+                Ok(Value::Num(acc))
+            };
+        let chain = |f: &dyn Fn(Ordering) -> bool| {
+            Value::Bool((1..n).all(|i| f(self.num(t, i - 1).cmp(&self.num(t, i)))))
+        };
+        Ok(match terms.op(t) {
+            Var(name, _) => return Err(EvalError(format!("variable `{name}` has no value"))),
+            Op::Bool(b) => Value::Bool(*b),
+            Bv(v) => Value::Bv(v.clone()),
+            Num(r, _) => Value::Num(*r),
+            ConstArray(_) => Value::Array(Arc::new(ArrayValue {
+                default: self.arg(t, 0).clone(),
+                entries: BTreeMap::new(),
+            })),
+            Not => Value::Bool(!self.boolean(t, 0)),
+            And => Value::Bool((0..n).all(|i| self.boolean(t, i))),
+            Or => Value::Bool((0..n).any(|i| self.boolean(t, i))),
+            Xor => Value::Bool((0..n).fold(false, |acc, i| acc ^ self.boolean(t, i))),
+            // Right-associative: a => (b => c) is false only if all premises hold and c fails.
+            Implies => {
+                Value::Bool(!(0..n - 1).all(|i| self.boolean(t, i)) || self.boolean(t, n - 1))
+            }
+            Eq => Value::Bool((1..n).all(|i| self.arg(t, i) == self.arg(t, 0))),
+            Distinct => {
+                Value::Bool((0..n).all(|i| (i + 1..n).all(|j| self.arg(t, i) != self.arg(t, j))))
+            }
+            Ite => {
+                if self.boolean(t, 0) {
+                    self.arg(t, 1).clone()
+                } else {
+                    self.arg(t, 2).clone()
+                }
+            }
+            BvNot => Value::Bv(self.bv(t, 0).not()),
+            BvNeg => Value::Bv(self.bv(t, 0).neg()),
+            BvAnd => bvs(&|a, b| a.and(b)),
+            BvOr => bvs(&|a, b| a.or(b)),
+            BvXor => bvs(&|a, b| a.xor(b)),
+            BvNand => bv2(&|a, b| a.and(b).not()),
+            BvNor => bv2(&|a, b| a.or(b).not()),
+            BvXnor => bv2(&|a, b| a.xor(b).not()),
+            BvAdd => bvs(&|a, b| a.add(b)),
+            BvSub => bv2(&|a, b| a.sub(b)),
+            BvMul => bvs(&|a, b| a.mul(b)),
+            BvUdiv => bv2(&|a, b| a.udiv(b)),
+            BvUrem => bv2(&|a, b| a.urem(b)),
+            BvSdiv => bv2(&|a, b| a.sdiv(b)),
+            BvSrem => bv2(&|a, b| a.srem(b)),
+            BvSmod => bv2(&|a, b| a.smod(b)),
+            BvShl => bv2(&|a, b| a.shl(b)),
+            BvLshr => bv2(&|a, b| a.lshr(b)),
+            BvAshr => bv2(&|a, b| a.ashr(b)),
+            BvRol => bv2(&|a, b| a.rotate_left_by(b)),
+            BvRor => bv2(&|a, b| {
+                let w = a.width();
+                let r = b.rotate_amount(w);
+                a.rotate_left((w - r) % w)
+            }),
+            Concat => bvs(&|a, b| a.concat(b)),
+            Extract(hi, lo) => Value::Bv(self.bv(t, 0).extract(*hi, *lo)),
+            ZeroExtend(k) => Value::Bv(self.bv(t, 0).zext(*k)),
+            SignExtend(k) => Value::Bv(self.bv(t, 0).sext(*k)),
+            RotateLeft(k) => Value::Bv(self.bv(t, 0).rotate_left(*k)),
+            RotateRight(k) => {
+                let a = self.bv(t, 0);
+                let w = a.width();
+                Value::Bv(a.rotate_left(w - k % w))
+            }
+            Repeat(k) => {
+                let a = self.bv(t, 0);
+                let mut acc = a.clone();
+                for _ in 1..*k {
+                    acc = acc.concat(a);
+                }
+                Value::Bv(acc)
+            }
+            BvComp => bv1(self.bv(t, 0) == self.bv(t, 1)),
+            BvUlt => pred(&|a, b| a.ucmp(b) == Ordering::Less),
+            BvUle => pred(&|a, b| a.ucmp(b) != Ordering::Greater),
+            BvUgt => pred(&|a, b| a.ucmp(b) == Ordering::Greater),
+            BvUge => pred(&|a, b| a.ucmp(b) != Ordering::Less),
+            BvSlt => pred(&|a, b| a.scmp(b) == Ordering::Less),
+            BvSle => pred(&|a, b| a.scmp(b) != Ordering::Greater),
+            BvSgt => pred(&|a, b| a.scmp(b) == Ordering::Greater),
+            BvSge => pred(&|a, b| a.scmp(b) != Ordering::Less),
+            BvRedAnd => bv1(self.bv(t, 0).not().is_zero()),
+            BvRedOr => bv1(!self.bv(t, 0).is_zero()),
+            BvRedXor => bv1(self.bv(t, 0).count_ones() % 2 == 1),
+            BvUaddo => pred(&|a, b| a.zext(1).add(&b.zext(1)).msb()),
+            BvSaddo => pred(&|a, b| {
+                let s = a.add(b);
+                a.msb() == b.msb() && s.msb() != a.msb()
+            }),
+            BvUsubo => pred(&|a, b| a.ucmp(b) == Ordering::Less),
+            BvSsubo => pred(&|a, b| {
+                let d = a.sub(b);
+                a.msb() != b.msb() && d.msb() != a.msb()
+            }),
+            BvUmulo => pred(&|a, b| {
+                let w = a.width();
+                let p = a.zext(w).mul(&b.zext(w));
+                !p.extract(2 * w - 1, w).is_zero()
+            }),
+            BvSmulo => pred(&|a, b| {
+                let w = a.width();
+                let p = a.sext(w).mul(&b.sext(w));
+                // Representable iff the top w+1 bits all equal the sign.
+                let top = p.extract(2 * w - 1, w - 1);
+                !(top.is_zero() || top.not().is_zero())
+            }),
+            BvSdivo => pred(&|a, b| {
+                let w = a.width();
+                let min = BvValue::from_u64(w, 1).shl_by(w - 1);
+                *a == min && b.not().is_zero()
+            }),
+            Neg => Value::Num(self.num(t, 0).checked_neg().ok_or_else(overflow)?),
+            Abs => {
+                let r = self.num(t, 0);
+                Value::Num(if r < Rational::int(0) {
+                    r.checked_neg().ok_or_else(overflow)?
+                } else {
+                    r
+                })
+            }
+            Add => nums(&|a, b| a.checked_add(b))?,
+            Sub => nums(&|a, b| a.checked_sub(b))?,
+            Mul => nums(&|a, b| a.checked_mul(b))?,
+            Div => {
+                if (1..n).any(|i| self.num(t, i) == Rational::int(0)) {
+                    return Err(EvalError("real division by zero is uninterpreted".into()));
+                }
+                nums(&|a, b| a.checked_div(b))?
+            }
+            IntDiv | Mod => {
+                let (a, b) = (self.num(t, 0).numer(), self.num(t, 1).numer());
+                if b == 0 {
+                    return Err(EvalError(
+                        "integer division by zero is uninterpreted".into(),
+                    ));
+                }
+                // SMT-LIB: a = b·q + r with 0 ≤ r < |b|, which is Euclidean division.
+                let v = if *terms.op(t) == IntDiv {
+                    a.checked_div_euclid(b)
+                } else {
+                    a.checked_rem_euclid(b)
+                };
+                Value::Num(Rational::int(v.ok_or_else(overflow)?))
+            }
+            Le => chain(&|o| o != Ordering::Greater),
+            Lt => chain(&|o| o == Ordering::Less),
+            Ge => chain(&|o| o != Ordering::Less),
+            Gt => chain(&|o| o == Ordering::Greater),
+            ToReal => Value::Num(self.num(t, 0)),
+            ToInt => Value::Num(Rational::int(self.num(t, 0).floor())),
+            IsInt => Value::Bool(self.num(t, 0).is_int()),
+            Select => match self.arg(t, 0) {
+                Value::Array(a) => a.entries.get(self.arg(t, 1)).unwrap_or(&a.default).clone(),
+                _ => unreachable!("sort-checked"),
+            },
+            Store => match self.arg(t, 0) {
+                Value::Array(a) => {
+                    let mut a = (**a).clone();
+                    let (i, e) = (self.arg(t, 1).clone(), self.arg(t, 2).clone());
+                    if e == a.default {
+                        a.entries.remove(&i);
+                    } else {
+                        a.entries.insert(i, e);
+                    }
+                    Value::Array(Arc::new(a))
+                }
+                _ => unreachable!("sort-checked"),
+            },
+        })
+    }
+}
