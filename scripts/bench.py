@@ -23,6 +23,18 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def expected_of(row):
+    """The expected verdict of a manifest row, as safe/unsafe/unknown.
+
+    The column's name starts with `expected`; BTOR2 sets say sat (a bad state
+    is reachable) and unsat; notes after the first word are ignored."""
+    for key, value in row.items():
+        if key and key.startswith("expected") and value:
+            word = value.split()[0]
+            return {"sat": "unsafe", "unsat": "safe"}.get(word, word)
+    return ""
+
+
 def load(path):
     directory = path if os.path.isdir(path) else os.path.dirname(path)
     manifest = None
@@ -38,10 +50,10 @@ def load(path):
         with open(manifest) as f:
             for row in csv.DictReader(f, delimiter="\t"):
                 if row.get("file"):
-                    rows.append((os.path.join(directory, row["file"]), row.get("expected", "")))
+                    rows.append((os.path.join(directory, row["file"]), expected_of(row)))
     else:
         for name in sorted(os.listdir(directory)):
-            if name.endswith((".aig", ".aag")):
+            if name.endswith((".aig", ".aag", ".btor2", ".btor")):
                 rows.append((os.path.join(directory, name), ""))
     return rows
 
@@ -67,8 +79,11 @@ def run_invar(path, timeout, extra, replay, certify):
     if verdict == "unsafe" and replay:
         with tempfile.NamedTemporaryFile("w", suffix=".wit", delete=False) as w:
             w.write(out)
-        r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "tools", "aigsim.py"), path, w.name],
-                           capture_output=True, text=True)
+        if path.endswith((".aig", ".aag")):
+            replayer = [sys.executable, os.path.join(ROOT, "tests", "tools", "aigsim.py")]
+        else:
+            replayer = [binary, "sim"]
+        r = subprocess.run(replayer + [path, w.name], capture_output=True, text=True)
         os.unlink(w.name)
         note = "replayed" if r.returncode == 0 else "REPLAY FAILED: " + r.stdout.strip()
     if verdict == "safe" and cert:

@@ -13,7 +13,10 @@
 //!   `valid ∧ trans`) records that every transition so far was legal, and each
 //!   bad output is `bad ∧ valid`.
 
+mod lift;
 mod words;
+
+pub use lift::ts_from_aig;
 
 use crate::ir::aig::{lit_value, Aig, Lit};
 use crate::ir::bv::BvValue;

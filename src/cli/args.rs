@@ -39,12 +39,27 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "minisat")]
         sat: SatArg,
     },
-    /// Convert between model formats, chosen by the file extensions (.aag, .aig).
+    /// Convert between model formats, chosen by the file extensions: .aag and
+    /// .aig both ways; .btor2 and .vmt to .vmt, or to .aag/.aig by bit-blasting.
     Convert {
         /// The input model.
         input: PathBuf,
         /// The output file.
         output: PathBuf,
+    },
+    /// Run every engine on every representation of a model and compare the verdicts.
+    ///
+    /// Every counterexample is replayed on the model as read and every proof
+    /// checked. Exit code: 0 agreement, 3 a disagreement or a failed check, 1 error.
+    Crosscheck {
+        /// The model (.aag, .aig, .btor2, .btor or .vmt).
+        file: PathBuf,
+        /// Seconds per engine run.
+        #[arg(long, value_name = "SECONDS", default_value = "10")]
+        timeout: f64,
+        /// Check only bad property N (default: all, as one disjunction).
+        #[arg(long, value_name = "N")]
+        property: Option<usize>,
     },
     /// Print the sizes of a model and of each property's cone of influence.
     Info {
@@ -84,7 +99,7 @@ impl From<SatArg> for invar::sat::Backend {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The model (.aag or .aig).
+    /// The model (.aag, .aig, .btor2, .btor or .vmt).
     pub file: PathBuf,
     /// The engine.
     #[arg(long, value_enum, default_value = "auto")]
@@ -118,4 +133,7 @@ pub struct CheckArgs {
     /// Print the result as one JSON object instead of the HWMCC format.
     #[arg(long)]
     pub json: bool,
+    /// VMT: print the counterexample after `unsafe` (BTOR2 and AIGER always print it).
+    #[arg(long)]
+    pub witness: bool,
 }

@@ -31,6 +31,7 @@ const WATCHDOG_GRACE: Duration = Duration::from_millis(800);
 pub(super) enum Format {
     Aiger,
     Btor2,
+    Vmt,
 }
 
 /// The format of `path`, from its extension.
@@ -38,8 +39,9 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("aag" | "aig") => Ok(Format::Aiger),
         Some("btor2" | "btor") => Ok(Format::Btor2),
+        Some("vmt" | "smt2") => Ok(Format::Vmt),
         _ => Err(format!(
-            "{}: unknown model format: expected the extension .aag, .aig, .btor2 or .btor",
+            "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor or .vmt",
             path.display()
         )),
     }
@@ -48,7 +50,7 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
 pub fn run(args: &CheckArgs) -> Result<i32, String> {
     match model_format(&args.file)? {
         Format::Aiger => run_aiger(args),
-        Format::Btor2 => super::check_word::run(args),
+        format => super::check_word::run(args, format),
     }
 }
 

@@ -3,26 +3,55 @@
 //! word-level model with the concrete evaluator before printing it.
 //!
 //! BTOR2 answers in the BTOR2 witness format: `sat` with a witness, `unsat`,
-//! or `unknown`.
+//! or `unknown`. VMT answers `safe`, `unsafe` or `unknown` as ic3ia does,
+//! with the counterexample under `--witness`.
 
 use super::args::CheckArgs;
+use super::check::Format;
 use super::check::{
     decide, maybe_write_certificate, report_unknown, safe_summary, start_budget, summary, Decided,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::check::word;
-use invar::formats::btor2;
+use invar::formats::smtlib::lex::quote_symbol;
+use invar::formats::{btor2, vmt};
 use invar::ir::aig::Lit;
+use invar::ir::ts::{Ts, WordTrace};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-pub fn run(args: &CheckArgs) -> Result<i32, String> {
+/// Reads a word-level model in `format`.
+pub fn read_model(path: &std::path::Path, format: Format) -> Result<Ts, String> {
+    match format {
+        Format::Btor2 => btor2::read_file(path),
+        Format::Vmt => vmt::read_file(path),
+        Format::Aiger => unreachable!("AIGER is read as a circuit"),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The ic3ia-style trace: one conjunction of variable values per step.
+fn vmt_trace(ts: &Ts, trace: &WordTrace) -> String {
+    let mut out = String::from("counterexample\n");
+    for k in 0..trace.len() {
+        let mut eqs = Vec::new();
+        let vars = ts.states.iter().map(|s| s.var).zip(&trace.states[k]);
+        for (v, value) in vars.chain(ts.inputs.iter().copied().zip(&trace.inputs[k])) {
+            let name = quote_symbol(ts.terms.var_name(v).unwrap_or_default());
+            eqs.push(format!("(= {name} {value})"));
+        }
+        out += &format!(";; step {k}\n(and {})\n", eqs.join(" "));
+    }
+    out
+}
+
+pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
     let start = Instant::now();
     let unknown_text = "unknown\n";
     let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
     let file = args.file.display().to_string();
-    let ts = btor2::read_file(&args.file).map_err(|e| e.to_string())?;
+    let ts = read_model(&args.file, format)?;
     let count = ts.bad.len();
     let props: Vec<usize> = match args.property {
         Some(p) if p < count => vec![p],
@@ -80,7 +109,13 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             let words = blasted.word_trace(&ts, &trace);
             match word::replay(&ts, &words, &props) {
                 Ok(reached) if reached.step + 1 == words.len() => {
-                    let witness = btor2::witness::write_witness(&ts, &reached.properties, &words);
+                    let witness = match format {
+                        Format::Btor2 => {
+                            btor2::witness::write_witness(&ts, &reached.properties, &words)
+                        }
+                        _ if args.witness => format!("unsafe\n{}", vmt_trace(&ts, &words)),
+                        _ => "unsafe\n".to_string(),
+                    };
                     if args.verbose {
                         eprintln!(
                             "invar: counterexample of {} steps replays on the word-level model of {file}",
@@ -109,7 +144,10 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             let text = if args.json {
                 safe_summary(&file, &props, &outcome, start, cubes.as_deref())
             } else {
-                "unsat\n".to_string()
+                match format {
+                    Format::Btor2 => "unsat\n".to_string(),
+                    _ => "safe\n".to_string(),
+                }
             };
             print_verdict(&text);
             Ok(EXIT_SAFE)

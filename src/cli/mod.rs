@@ -7,6 +7,7 @@
 mod args;
 mod check;
 mod check_word;
+mod crosscheck;
 mod json;
 mod tools;
 
@@ -66,6 +67,11 @@ pub fn run() -> i32 {
         } => tools::certify(&model, &certificate, sat.into()),
         Command::Convert { input, output } => tools::convert(&input, &output),
         Command::Info { file } => tools::info(&file),
+        Command::Crosscheck {
+            file,
+            timeout,
+            property,
+        } => crosscheck::run(&file, timeout, property),
     };
     match result {
         Ok(code) => code,

@@ -1,12 +1,13 @@
 //! `invar sim`, `invar convert` and `invar info`.
 
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
+use invar::bitblast::{bitblast, ts_from_aig};
 use invar::check::certificate::check_witness;
 use invar::check::replay::{replay, Replay};
 use invar::check::word;
 use invar::formats::aiger::{self, PropertyKind};
-use invar::formats::btor2;
 use invar::formats::witness::parse_aiger_witness;
+use invar::formats::{btor2, vmt};
 use invar::ir::coi::cone_of_influence;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
@@ -100,15 +101,43 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
     }
 }
 
-/// Converts between `.aag` and `.aig`, keeping symbols and comments.
+/// Converts between formats by extension: AIGER to AIGER keeps symbols and
+/// comments; BTOR2 and VMT write VMT, or AIGER by bit-blasting.
 pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
+    let format = super::check::model_format(input)?;
+    if format != super::check::Format::Aiger {
+        let ts = super::check_word::read_model(input, format)?;
+        let out_ext = output.extension().and_then(|e| e.to_str());
+        let bytes = match out_ext {
+            Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),
+            Some("aag" | "aig") => {
+                let blasted = bitblast(&ts).map_err(|e| format!("{}: {e}", input.display()))?;
+                let out = aiger::Aiger::from_aig(&blasted.aig);
+                if out_ext == Some("aag") {
+                    aiger::write_ascii(&out)
+                } else {
+                    aiger::write_binary(&out)
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "{}: unknown output format for a word-level model; expected .vmt, .aag or .aig",
+                    output.display()
+                ))
+            }
+        };
+        std::fs::write(output, bytes)
+            .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+        return Ok(EXIT_UNKNOWN);
+    }
     let aiger = aiger::read_file(input).map_err(|e| e.to_string())?;
     let bytes = match output.extension().and_then(|e| e.to_str()) {
         Some("aag") => aiger::write_ascii(&aiger),
         Some("aig") => aiger::write_binary(&aiger),
+        Some("vmt" | "smt2") => vmt::write(&ts_from_aig(&aiger.to_aig())).into_bytes(),
         _ => {
             return Err(format!(
-                "{}: unknown output format; expected a .aag or .aig extension",
+                "{}: unknown output format; expected a .aag, .aig or .vmt extension",
                 output.display()
             ))
         }

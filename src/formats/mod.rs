@@ -2,6 +2,8 @@
 
 pub mod aiger;
 pub mod btor2;
+pub mod smtlib;
+pub mod vmt;
 pub mod witness;
 
 use std::fmt;

@@ -1,0 +1,205 @@
+//! `invar crosscheck`: every engine on every representation of one model,
+//! every witness replayed on the model as read, and the verdicts compared.
+//!
+//! Representations: a word-level model is checked through its bit-blasted
+//! circuit, through its VMT export read back, and through the circuit's AIGER
+//! encoding read back; an AIGER model as read, and through its lifting to a
+//! Bool transition system bit-blasted again. A disagreement, a trace that
+//! does not replay or a proof that fails its check exits with code 3.
+
+use super::args::{CheckArgs, EngineArg};
+use super::check::{decide, model_format, Decided, Format};
+use super::check_word::read_model;
+use super::{EXIT_REJECTED, EXIT_UNKNOWN};
+use invar::bitblast::{bitblast, ts_from_aig, Blasted};
+use invar::check::{replay, word};
+use invar::formats::{aiger, vmt};
+use invar::ir::aig::Aig;
+use invar::ir::trace::Trace;
+use invar::ir::ts::Ts;
+use invar::util::budget::Budget;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How a representation's counterexamples are replayed on the original model.
+enum Original<'a> {
+    Aiger(&'a aiger::Aiger),
+    /// The original system, and the blasting (and system) the trace is read through.
+    Word(&'a Ts, Box<(Blasted, Ts)>),
+}
+
+struct Representation<'a> {
+    name: &'static str,
+    aig: Aig,
+    original: Original<'a>,
+}
+
+impl Representation<'_> {
+    /// Replays a counterexample of `self.aig` on the original model.
+    fn replay(&self, props: &[usize], trace: &Trace) -> Result<usize, String> {
+        match &self.original {
+            Original::Aiger(a) => {
+                let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+                let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+                    .map(|v| v.iter().map(|&b| Some(b)).collect())
+                    .collect();
+                match replay::replay(a, props, &init, &inputs) {
+                    replay::Replay::Reached { step, .. } => Ok(step),
+                    replay::Replay::NotReached(r) => Err(r),
+                }
+            }
+            Original::Word(ts, parts) => {
+                let (blasted, through) = &**parts;
+                let words = blasted.word_trace(through, trace);
+                word::replay(ts, &words, props).map(|r| r.step)
+            }
+        }
+    }
+}
+
+/// Runs the cross-check and prints its table.
+pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, String> {
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return Err(format!(
+            "--timeout must be a positive number of seconds, not {timeout}"
+        ));
+    }
+    let name = file.display().to_string();
+    let format = model_format(file)?;
+    let (aiger_model, ts);
+    let mut reps: Vec<Representation> = Vec::new();
+    let prop_count;
+    if format == Format::Aiger {
+        aiger_model = aiger::read_file(file).map_err(|e| e.to_string())?;
+        let aig = aiger_model.to_aig();
+        prop_count = aig.bad.len();
+        let lifted = bitblast(&ts_from_aig(&aig)).map_err(|e| format!("{name}: {e}"))?;
+        reps.push(Representation {
+            name: "aiger",
+            aig,
+            original: Original::Aiger(&aiger_model),
+        });
+        reps.push(Representation {
+            name: "aiger->ts->aig",
+            aig: lifted.aig,
+            original: Original::Aiger(&aiger_model),
+        });
+    } else {
+        ts = read_model(file, format)?;
+        prop_count = ts.bad.len();
+        let blasted = bitblast(&ts).map_err(|e| format!("{name}: {e}"))?;
+        let exported = vmt::read_str("(vmt export)", &vmt::write(&ts))
+            .map_err(|e| format!("internal error: the VMT export does not read back: {e}"))?;
+        let blasted_export = bitblast(&exported).map_err(|e| format!("{name}: {e}"))?;
+        let encoded = aiger::write_binary(&aiger::Aiger::from_aig(&blasted.aig));
+        let reread = aiger::read_bytes("(aiger export)", &encoded)
+            .map_err(|e| format!("internal error: the AIGER export does not read back: {e}"))?
+            .to_aig();
+        reps.push(Representation {
+            name: "word->aig",
+            aig: blasted.aig.clone(),
+            original: Original::Word(&ts, Box::new((blasted.clone(), ts.clone()))),
+        });
+        reps.push(Representation {
+            name: "vmt-export->aig",
+            aig: blasted_export.aig.clone(),
+            original: Original::Word(&ts, Box::new((blasted_export, exported))),
+        });
+        reps.push(Representation {
+            name: "aiger-export",
+            aig: reread,
+            original: Original::Word(&ts, Box::new((blasted, ts.clone()))),
+        });
+    }
+    let props: Vec<usize> = match property {
+        Some(p) if p < prop_count => vec![p],
+        Some(p) => return Err(format!("{name}: --property {p} is out of range")),
+        None if prop_count == 0 => return Err(format!("{name}: the model has no bad property")),
+        None => (0..prop_count).collect(),
+    };
+    println!(
+        "{:<18} {:<6} {:<8} {:>8}  check",
+        "representation", "engine", "verdict", "time"
+    );
+    let mut safe = 0;
+    let mut unsafe_ = 0;
+    let mut failures = 0;
+    for rep in &reps {
+        for (engine, label) in [
+            (EngineArg::Ic3, "ic3"),
+            (EngineArg::Bmc, "bmc"),
+            (EngineArg::Kind, "kind"),
+        ] {
+            let args = CheckArgs {
+                file: file.to_path_buf(),
+                engine,
+                property,
+                timeout: Some(timeout),
+                max_k: None,
+                simple_path: false,
+                no_simplify: false,
+                sat: None,
+                verbose: false,
+                certificate: None,
+                json: false,
+                witness: false,
+            };
+            let start = Instant::now();
+            let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));
+            let (verdict, check) = match decide(&rep.aig, &props, &args, &budget, &name) {
+                Ok((Decided::Unsafe(trace), _)) => match rep.replay(&props, &trace) {
+                    Ok(step) if step + 1 == trace.len() => {
+                        unsafe_ += 1;
+                        ("unsafe", format!("trace of {} steps replays", trace.len()))
+                    }
+                    Ok(step) => {
+                        failures += 1;
+                        (
+                            "unsafe",
+                            format!("FAILED: trace hits the property early, at step {step}"),
+                        )
+                    }
+                    Err(e) => {
+                        failures += 1;
+                        ("unsafe", format!("FAILED: trace does not replay: {e}"))
+                    }
+                },
+                Ok((Decided::Safe { cubes }, _)) => {
+                    safe += 1;
+                    let what = match cubes {
+                        Some(c) => format!("invariant of {} clauses checked", c.len()),
+                        None => "k-induction proof checked".to_string(),
+                    };
+                    ("safe", what)
+                }
+                Ok((Decided::Unknown(reason), _)) => ("unknown", reason),
+                Err(e) => {
+                    failures += 1;
+                    ("error", format!("FAILED: {e}"))
+                }
+            };
+            println!(
+                "{:<18} {:<6} {:<8} {:>7.2}s  {check}",
+                rep.name,
+                label,
+                verdict,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if safe > 0 && unsafe_ > 0 {
+        println!("DISAGREEMENT: {safe} safe and {unsafe_} unsafe answers");
+        return Ok(EXIT_REJECTED);
+    }
+    if failures > 0 {
+        println!("{failures} answers failed their checks");
+        return Ok(EXIT_REJECTED);
+    }
+    let verdict = match (safe, unsafe_) {
+        (0, 0) => "no verdict".to_string(),
+        (s, 0) => format!("all {s} verdicts safe"),
+        (_, u) => format!("all {u} verdicts unsafe"),
+    };
+    println!("agreement: {verdict}");
+    Ok(EXIT_UNKNOWN)
+}

@@ -1,0 +1,279 @@
+//! BTOR2 and VMT end to end: the hand-written conformance models, malformed
+//! inputs, VMT round trips of every benchmark file, verdicts on the real
+//! instances in `hwmcc-samples/btor2` and `hwmcc-samples/vmt` against their
+//! expected answers, witness replay, and `invar crosscheck`.
+
+use invar::formats::{btor2, vmt};
+use invar::ir::term::eval::{Evaluator, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn invar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args(args)
+        .output()
+        .expect("invar runs")
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Expected verdicts (safe/unsafe/unknown) from a SOURCES.tsv.
+fn expectations(dir: &Path) -> Vec<(PathBuf, String)> {
+    let text = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = header
+        .iter()
+        .position(|h| h.starts_with("expected"))
+        .expect("an expected column");
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let word = f[col].split_whitespace().next().unwrap_or("");
+            let verdict = match word {
+                "sat" => "unsafe",
+                "unsat" => "safe",
+                w => w,
+            };
+            (dir.join(f[0]), verdict.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn btor2_conformance_models_hold_in_the_evaluator_and_the_engines() {
+    let models = files(&root().join("formats/btor2"), "btor2");
+    assert!(models.len() >= 4);
+    for path in models {
+        let ts = btor2::read_file(&path).expect("reads");
+        assert!(ts.bad.len() >= 9, "{}", path.display());
+        let mut ev = Evaluator::new(&ts.terms);
+        for p in &ts.bad {
+            let v = ev.eval(p.term).expect("ground");
+            assert_eq!(
+                v,
+                Value::Bool(false),
+                "{}: {} fails",
+                path.display(),
+                p.name
+            );
+        }
+        let out = invar(&["check", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(20), "{}", path.display());
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    }
+}
+
+#[test]
+fn vmt_conformance_model_gives_the_hand_computed_verdicts() {
+    let path = root().join("formats/vmt/ops_bv.vmt");
+    let p = path.to_str().unwrap();
+    let out = invar(&["check", p, "--property", "0", "--witness"]);
+    assert_eq!(out.status.code(), Some(10));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("unsafe\ncounterexample\n"), "{text}");
+    // 250 … 255, 0, 1, 2, 3: the property fails in step 9.
+    assert!(
+        text.contains(";; step 9\n") && !text.contains(";; step 10"),
+        "{text}"
+    );
+    assert!(text.contains("(= |x y| #b00000011)"), "{text}");
+    for prop in ["1", "2", "3"] {
+        let out = invar(&["check", p, "--property", prop]);
+        assert_eq!(out.status.code(), Some(20), "property {prop}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "safe\n");
+    }
+    let lia = root().join("formats/vmt/lia_counter.vmt");
+    let out = invar(&["check", lia.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has sort Int"));
+}
+
+#[test]
+fn malformed_btor2_and_vmt_exit_1_naming_file_line_and_reason() {
+    let mut count = 0;
+    for (dir, ext) in [
+        ("formats/btor2/malformed", "btor2"),
+        ("formats/vmt/malformed", "vmt"),
+    ] {
+        for path in files(&root().join(dir), ext) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let expect = text
+                .lines()
+                .next()
+                .unwrap()
+                .trim_start_matches("; expect: ");
+            let p = path.to_str().unwrap();
+            let out = invar(&["check", p]);
+            assert_eq!(out.status.code(), Some(1), "{p}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim_end(), format!("invar: {p}:{expect}"), "{p}");
+            assert!(
+                out.stdout.is_empty(),
+                "{p}: no verdict on a malformed model"
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 20);
+}
+
+#[test]
+fn every_benchmark_file_reads_and_round_trips_through_vmt() {
+    let samples = root().join("hwmcc-samples");
+    let mut paths = files(&samples.join("btor2"), "btor2");
+    paths.extend(files(&samples.join("vmt"), "vmt"));
+    assert_eq!(paths.len(), 58);
+    let dir = std::env::temp_dir().join(format!("invar-vmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for path in paths {
+        let name = path.display().to_string();
+        let ts = if name.ends_with(".btor2") {
+            btor2::read_file(&path)
+        } else {
+            vmt::read_file(&path)
+        }
+        .unwrap_or_else(|e| panic!("{e}"));
+        let first = vmt::write(&ts);
+        let again = vmt::read_str("first", &first).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again.states.len(), ts.states.len(), "{name}");
+        assert_eq!(again.inputs.len(), ts.inputs.len(), "{name}");
+        assert_eq!(again.bad.len(), ts.bad.len(), "{name}");
+        assert_eq!(
+            vmt::write(&again),
+            first,
+            "{name}: writing is not a fixed point"
+        );
+        // z3 parses the export as SMT-LIB (it only warns about the VMT attributes).
+        let out_path = dir.join("export.smt2");
+        std::fs::write(&out_path, &first).unwrap();
+        let z3 = Command::new("z3")
+            .arg(&out_path)
+            .output()
+            .expect("this test needs z3 (apt-get install z3; .ci/run installs it)");
+        let said = String::from_utf8_lossy(&z3.stdout);
+        assert!(
+            z3.status.success() && !said.contains("(error"),
+            "{name}: z3 says {said}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Checks every sample of `dir` in two threads; returns the solved count.
+fn check_samples(dir: &Path, timeout: &str) -> usize {
+    let jobs = Mutex::new(expectations(dir));
+    let solved = Mutex::new(0usize);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some((path, expected)) = jobs.lock().unwrap().pop() else {
+                    break;
+                };
+                let p = path.to_str().unwrap();
+                let out = invar(&["check", p, "--timeout", timeout]);
+                let verdict = match out.status.code() {
+                    Some(10) => "unsafe",
+                    Some(20) => "safe",
+                    Some(0) => "unknown",
+                    other => {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{p}: exit {other:?}"));
+                        continue;
+                    }
+                };
+                if verdict == "unknown" {
+                    continue;
+                }
+                if verdict != expected {
+                    failures
+                        .lock()
+                        .unwrap()
+                        .push(format!("{p}: {verdict}, expected {expected}"));
+                    continue;
+                }
+                *solved.lock().unwrap() += 1;
+                if verdict == "unsafe" && p.ends_with(".btor2") {
+                    let w = std::env::temp_dir().join(format!(
+                        "invar-wit-{}-{}",
+                        std::process::id(),
+                        path.file_name().unwrap().to_string_lossy()
+                    ));
+                    std::fs::write(&w, &out.stdout).unwrap();
+                    let sim = invar(&["sim", p, w.to_str().unwrap()]);
+                    std::fs::remove_file(&w).ok();
+                    if sim.status.code() != Some(0) {
+                        failures.lock().unwrap().push(format!(
+                            "{p}: witness does not replay: {}",
+                            String::from_utf8_lossy(&sim.stdout)
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{failures:#?}");
+    solved.into_inner().unwrap()
+}
+
+#[test]
+fn btor2_samples_give_expected_verdicts_and_replayable_witnesses() {
+    // Alone on a 2-core machine, 20 of 30 are solved in 10 s each (22 in
+    // 60 s, docs/ARCHITECTURE.md); beside the other tests it was 17, so the bound
+    // leaves room for a loaded machine. Wrong verdicts fail at any load.
+    let solved = check_samples(&root().join("hwmcc-samples/btor2"), "10");
+    assert!(solved >= 15, "only {solved} BTOR2 samples solved");
+}
+
+#[test]
+fn vmt_samples_bit_vector_ones_are_decided_and_arithmetic_ones_unknown() {
+    let solved = check_samples(&root().join("hwmcc-samples/vmt"), "10");
+    // The 9 bit-vector files; the Int and Real ones answer unknown.
+    assert_eq!(solved, 9);
+}
+
+#[test]
+fn crosscheck_agrees_across_representations_and_engines() {
+    let dir = root().join("hwmcc-samples/btor2");
+    for (file, verdict) in [
+        ("btor2tools_noninitstate.btor2", "all 9 verdicts unsafe"),
+        ("btor2tools_twocount2c.btor2", "all 9 verdicts unsafe"),
+        ("hwmcc19_goel_cal9.btor2", "verdicts safe"),
+        ("pono_counter-true.btor2", "verdicts safe"),
+    ] {
+        let p = dir.join(file);
+        let out = invar(&["crosscheck", p.to_str().unwrap(), "--timeout", "3"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{file}: {text}");
+        assert!(text.contains(verdict), "{file}: {text}");
+    }
+    let aig = root().join("formats/vmt/ops_bv.vmt");
+    let out = invar(&[
+        "crosscheck",
+        aig.to_str().unwrap(),
+        "--property",
+        "0",
+        "--timeout",
+        "3",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 9 verdicts unsafe"));
+}
