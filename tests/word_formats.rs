@@ -277,3 +277,50 @@ fn crosscheck_agrees_across_representations_and_engines() {
     ]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("all 9 verdicts unsafe"));
 }
+
+#[test]
+fn dimspec_reads_checks_and_converts_with_verdicts_kept() {
+    let counter = root().join("formats/dimspec/counter.dimspec");
+    let out = invar(&["check", counter.to_str().unwrap(), "--witness"]);
+    assert_eq!(out.status.code(), Some(10));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // 00, 01, 10, 11: the goal holds in step 3, and U keeps x3 false throughout.
+    assert!(
+        text.contains(";; step 3\n(and (= x1 true) (= x2 true) (= x3 false))"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("step 4") && !text.contains("(= x3 true)"),
+        "{text}"
+    );
+    for dir in ["formats/dimspec/malformed"] {
+        for path in files(&root().join(dir), "dimspec") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let expect = text
+                .lines()
+                .next()
+                .unwrap()
+                .trim_start_matches("c expect: ");
+            let p = path.to_str().unwrap();
+            let out = invar(&["check", p]);
+            assert_eq!(out.status.code(), Some(1), "{p}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr).trim_end(),
+                format!("invar: {p}:{expect}")
+            );
+        }
+    }
+    // BTOR2 → DimSpec (through the bit-blaster) keeps the verdict.
+    let tmp = std::env::temp_dir().join(format!("invar-dimspec-{}.dimspec", std::process::id()));
+    for (file, code) in [
+        ("hwmcc19_goel_cal9.btor2", 20),
+        ("hwmcc19_goel_h_b05.btor2", 10),
+    ] {
+        let p = root().join("hwmcc-samples/btor2").join(file);
+        let conv = invar(&["convert", p.to_str().unwrap(), tmp.to_str().unwrap()]);
+        assert_eq!(conv.status.code(), Some(0), "{file}");
+        let out = invar(&["check", tmp.to_str().unwrap(), "--timeout", "30"]);
+        assert_eq!(out.status.code(), Some(code), "{file}");
+    }
+    std::fs::remove_file(&tmp).ok();
+}

@@ -32,6 +32,7 @@ pub(super) enum Format {
     Aiger,
     Btor2,
     Vmt,
+    Dimspec,
 }
 
 /// The format of `path`, from its extension.
@@ -40,8 +41,9 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
         Some("aag" | "aig") => Ok(Format::Aiger),
         Some("btor2" | "btor") => Ok(Format::Btor2),
         Some("vmt" | "smt2") => Ok(Format::Vmt),
+        Some("dimspec") => Ok(Format::Dimspec),
         _ => Err(format!(
-            "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor or .vmt",
+            "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor, .vmt or .dimspec",
             path.display()
         )),
     }

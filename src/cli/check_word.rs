@@ -4,7 +4,7 @@
 //!
 //! BTOR2 answers in the BTOR2 witness format: `sat` with a witness, `unsat`,
 //! or `unknown`. VMT answers `safe`, `unsafe` or `unknown` as ic3ia does,
-//! with the counterexample under `--witness`.
+//! with the counterexample under `--witness`; so does DimSpec.
 
 use super::args::CheckArgs;
 use super::check::Format;
@@ -15,7 +15,7 @@ use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::check::word;
 use invar::formats::smtlib::lex::quote_symbol;
-use invar::formats::{btor2, vmt};
+use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::aig::Lit;
 use invar::ir::ts::{Ts, WordTrace};
 use std::sync::{Arc, Mutex};
@@ -26,6 +26,7 @@ pub fn read_model(path: &std::path::Path, format: Format) -> Result<Ts, String> 
     match format {
         Format::Btor2 => btor2::read_file(path),
         Format::Vmt => vmt::read_file(path),
+        Format::Dimspec => dimspec::read_file(path),
         Format::Aiger => unreachable!("AIGER is read as a circuit"),
     }
     .map_err(|e| e.to_string())

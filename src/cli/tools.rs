@@ -7,7 +7,7 @@ use invar::check::replay::{replay, Replay};
 use invar::check::word;
 use invar::formats::aiger::{self, PropertyKind};
 use invar::formats::witness::parse_aiger_witness;
-use invar::formats::{btor2, vmt};
+use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::coi::cone_of_influence;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
@@ -110,6 +110,10 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
             Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),
+            Some("dimspec") => {
+                let blasted = bitblast(&ts).map_err(|e| format!("{}: {e}", input.display()))?;
+                dimspec_of(&blasted.aig).into_bytes()
+            }
             Some("aag" | "aig") => {
                 let blasted = bitblast(&ts).map_err(|e| format!("{}: {e}", input.display()))?;
                 let out = aiger::Aiger::from_aig(&blasted.aig);
@@ -121,7 +125,7 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
             }
             _ => {
                 return Err(format!(
-                    "{}: unknown output format for a word-level model; expected .vmt, .aag or .aig",
+                    "{}: unknown output format for a word-level model; expected .vmt, .dimspec, .aag or .aig",
                     output.display()
                 ))
             }
@@ -135,9 +139,10 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
         Some("aag") => aiger::write_ascii(&aiger),
         Some("aig") => aiger::write_binary(&aiger),
         Some("vmt" | "smt2") => vmt::write(&ts_from_aig(&aiger.to_aig())).into_bytes(),
+        Some("dimspec") => dimspec_of(&aiger.to_aig()).into_bytes(),
         _ => {
             return Err(format!(
-                "{}: unknown output format; expected a .aag, .aig or .vmt extension",
+                "{}: unknown output format; expected a .aag, .aig, .vmt or .dimspec extension",
                 output.display()
             ))
         }
@@ -145,6 +150,14 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
     std::fs::write(output, bytes)
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     Ok(EXIT_UNKNOWN)
+}
+
+/// DimSpec of a circuit, its bad properties OR-ed into the goal.
+fn dimspec_of(aig: &invar::ir::aig::Aig) -> String {
+    let mut aig = aig.clone();
+    let bad = aig.bad.clone();
+    let any = aig.or_all(&bad);
+    dimspec::write_from_aig(&aig, any)
 }
 
 /// Prints the header counts and each bad property's cone size.
