@@ -324,3 +324,43 @@ fn dimspec_reads_checks_and_converts_with_verdicts_kept() {
     }
     std::fs::remove_file(&tmp).ok();
 }
+
+#[test]
+fn btor2_export_keeps_verdicts_of_vmt_dimspec_and_btor2_models() {
+    let tmp = std::env::temp_dir().join(format!("invar-export-{}.btor2", std::process::id()));
+    let mut models: Vec<PathBuf> = files(&root().join("hwmcc-samples/vmt"), "vmt")
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("bv_"))
+        .collect();
+    models.extend(files(&root().join("formats/btor2"), "btor2"));
+    models.push(root().join("formats/dimspec/counter.dimspec"));
+    models.push(root().join("formats/vmt/ops_bv.vmt"));
+    models.push(root().join("hwmcc-samples/btor2/hwmcc19_goel_usb_phy.btor2"));
+    models.push(root().join("hwmcc-samples/btor2/hwmcc19_goel_vcegar_QF_BV_itc99_b13_p06.btor2"));
+    for path in models {
+        let p = path.to_str().unwrap();
+        let direct = invar(&["check", p, "--timeout", "30"]).status.code();
+        assert!(matches!(direct, Some(10 | 20)), "{p}: {direct:?}");
+        let conv = invar(&["convert", p, tmp.to_str().unwrap()]);
+        assert_eq!(
+            conv.status.code(),
+            Some(0),
+            "{p}: {}",
+            String::from_utf8_lossy(&conv.stderr)
+        );
+        let out = invar(&["check", tmp.to_str().unwrap(), "--timeout", "30"]);
+        assert_eq!(
+            out.status.code(),
+            direct,
+            "{p}: the BTOR2 export changes the verdict"
+        );
+        if direct == Some(10) {
+            let w = tmp.with_extension("wit");
+            std::fs::write(&w, &out.stdout).unwrap();
+            let sim = invar(&["sim", tmp.to_str().unwrap(), w.to_str().unwrap()]);
+            assert_eq!(sim.status.code(), Some(0), "{p}");
+            std::fs::remove_file(&w).ok();
+        }
+    }
+    std::fs::remove_file(&tmp).ok();
+}

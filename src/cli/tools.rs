@@ -110,6 +110,9 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
             Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),
+            Some("btor2" | "btor") => btor2::write(&ts)
+                .map_err(|e| format!("{}: {}", input.display(), e.0))?
+                .into_bytes(),
             Some("dimspec") => {
                 let blasted = bitblast(&ts).map_err(|e| format!("{}: {e}", input.display()))?;
                 dimspec_of(&blasted.aig).into_bytes()
@@ -125,7 +128,7 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
             }
             _ => {
                 return Err(format!(
-                    "{}: unknown output format for a word-level model; expected .vmt, .dimspec, .aag or .aig",
+                    "{}: unknown output format for a word-level model; expected .vmt, .btor2, .dimspec, .aag or .aig",
                     output.display()
                 ))
             }
@@ -140,12 +143,13 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
         Some("aig") => aiger::write_binary(&aiger),
         Some("vmt" | "smt2") => vmt::write(&ts_from_aig(&aiger.to_aig())).into_bytes(),
         Some("dimspec") => dimspec_of(&aiger.to_aig()).into_bytes(),
-        _ => {
-            return Err(format!(
-                "{}: unknown output format; expected a .aag, .aig, .vmt or .dimspec extension",
-                output.display()
-            ))
-        }
+        Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig()))
+            .map_err(|e| format!("{}: {}", input.display(), e.0))?
+            .into_bytes(),
+        _ => return Err(format!(
+            "{}: unknown output format; expected a .aag, .aig, .vmt, .btor2 or .dimspec extension",
+            output.display()
+        )),
     };
     std::fs::write(output, bytes)
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;

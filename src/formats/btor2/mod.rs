@@ -2,8 +2,10 @@
 
 mod read;
 pub mod witness;
+mod write;
 
 pub use read::{read_str, to_bool, to_bv1};
+pub use write::{write, Inexpressible};
 
 use crate::formats::{Location, ParseError};
 use crate::ir::ts::Ts;
