@@ -146,10 +146,12 @@ pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
         Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig()))
             .map_err(|e| format!("{}: {}", input.display(), e.0))?
             .into_bytes(),
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "{}: unknown output format; expected a .aag, .aig, .vmt, .btor2 or .dimspec extension",
             output.display()
-        )),
+        ))
+        }
     };
     std::fs::write(output, bytes)
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
