@@ -5,6 +5,9 @@
 //!   resets; any other init term leaves them uninitialised and adds the
 //!   constraint `first → state = init`, where `first` is a latch true only in
 //!   step 0. Relational `init` terms are constrained the same way.
+//! - Arrays with Bool or small bit-vector indices are expanded: the word of
+//!   an array is its elements' words, index 0 first; `select` is a mux over
+//!   the elements and `store` a conditional update of each.
 //! - A state without a next function gets fresh inputs as its next value, so
 //!   it takes any value in every step after the first.
 //! - Relational `trans` terms cannot become AIGER constraints: those must hold
@@ -20,7 +23,7 @@ pub use lift::ts_from_aig;
 
 use crate::ir::aig::{lit_value, Aig, Lit};
 use crate::ir::bv::BvValue;
-use crate::ir::term::eval::Value;
+use crate::ir::term::eval::{ArrayValue, Value};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
@@ -48,13 +51,42 @@ pub struct Blasted {
     pub input_bits: Vec<Vec<usize>>,
 }
 
+/// Arrays up to this many bits in all are expanded into one word per element.
+const MAX_ARRAY_BITS: usize = 1 << 16;
+
+/// The shape of an expandable array sort: entries, element width, index width.
+fn array_shape(sort: &Sort) -> Option<(usize, usize, usize)> {
+    let Sort::Array(index, element) = sort else {
+        return None;
+    };
+    let (entries, index_width) = match **index {
+        Sort::Bool => (2, 1),
+        Sort::BitVec(w) if w <= 16 => (1usize << w, w as usize),
+        _ => return None,
+    };
+    let element_width = match **element {
+        Sort::Bool => 1,
+        Sort::BitVec(w) => w as usize,
+        _ => return None,
+    };
+    (entries.checked_mul(element_width)? <= MAX_ARRAY_BITS).then_some((
+        entries,
+        element_width,
+        index_width,
+    ))
+}
+
 fn width_of(sort: &Sort, what: &str) -> Result<usize, Unsupported> {
     match sort {
         Sort::Bool => Ok(1),
         Sort::BitVec(w) => Ok(*w as usize),
-        Sort::Array(..) => Err(Unsupported(format!(
-            "{what} has an array sort {sort}; the bit-blaster does not expand arrays yet"
-        ))),
+        Sort::Array(..) => match array_shape(sort) {
+            Some((entries, element_width, _)) => Ok(entries * element_width),
+            None => Err(Unsupported(format!(
+                "{what} has the array sort {sort}, larger than the bit-blaster expands \
+                 ({MAX_ARRAY_BITS} bits, Bool or bit-vector indices of at most 16 bits and elements)"
+            ))),
+        },
         Sort::Int | Sort::Real => Err(Unsupported(format!(
             "{what} has sort {sort}; Int and Real need the word-level engine, which does not exist yet"
         ))),
@@ -201,6 +233,11 @@ fn constant_bits(terms: &Terms, t: Term) -> Option<Vec<bool>> {
     match terms.op(t) {
         Op::Bool(b) => Some(vec![*b]),
         Op::Bv(v) => Some((0..v.width()).map(|i| v.bit(i)).collect()),
+        Op::ConstArray(sort) => {
+            let (entries, _, _) = array_shape(sort)?;
+            let element = constant_bits(terms, terms.args(t)[0])?;
+            Some(element.repeat(entries))
+        }
         _ => None,
     }
 }
@@ -213,10 +250,7 @@ impl Blasted {
             states: Vec::new(),
             inputs: Vec::new(),
         };
-        let value = |sort: &Sort, bits: Vec<bool>| match sort {
-            Sort::Bool => Value::Bool(bits[0]),
-            _ => Value::Bv(BvValue::from_bits(&bits)),
-        };
+        let value = |sort: &Sort, bits: Vec<bool>| word_value(sort, &bits);
         for inputs in &trace.inputs {
             let states = (ts.states.iter().zip(&self.state_latches))
                 .map(|(s, pos)| {
@@ -243,6 +277,40 @@ impl Blasted {
 /// A word operator folded over n-ary applications.
 type WordOp<'f> = &'f dyn Fn(&mut Aig, &[Lit], &[Lit]) -> Word;
 
+/// The value of a Bool, bit-vector or expanded array sort from its bits.
+fn word_value(sort: &Sort, bits: &[bool]) -> Value {
+    match sort {
+        Sort::Bool => Value::Bool(bits[0]),
+        Sort::Array(index, element) => {
+            let (entries, ew, _) = array_shape(sort).expect("only expandable arrays are blasted");
+            let elem = |j: usize| word_value(element, &bits[j * ew..(j + 1) * ew]);
+            let mut a = ArrayValue::constant(index, elem(0));
+            for j in 1..entries {
+                let i = match **index {
+                    Sort::Bool => Value::Bool(j == 1),
+                    _ => Value::Bv(BvValue::from_u64(
+                        index.bv_width().expect("bv index"),
+                        j as u64,
+                    )),
+                };
+                a = a.store(i, elem(j));
+            }
+            Value::Array(std::sync::Arc::new(a))
+        }
+        _ => Value::Bv(BvValue::from_bits(bits)),
+    }
+}
+
+/// Whether the index word `index` equals the constant `j`.
+fn index_is(aig: &mut Aig, index: &[Lit], j: usize) -> Lit {
+    let mut all = Lit::TRUE;
+    for (k, &bit) in index.iter().enumerate() {
+        let lit = if j >> k & 1 == 1 { bit } else { !bit };
+        all = aig.and(all, lit);
+    }
+    all
+}
+
 struct Blaster<'a> {
     terms: &'a Terms,
     aig: Aig,
@@ -250,6 +318,15 @@ struct Blaster<'a> {
 }
 
 impl Blaster<'_> {
+    /// The shape of an array sort, or why it is not expanded.
+    fn shape(&self, sort: &Sort) -> Result<(usize, usize, usize), Unsupported> {
+        array_shape(sort).ok_or_else(|| {
+            Unsupported(format!(
+                "the array sort {sort} is larger than the bit-blaster expands"
+            ))
+        })
+    }
+
     /// The single literal of a Bool term.
     fn bit(&mut self, t: Term) -> Result<Lit, Unsupported> {
         Ok(self.word(t)?[0])
@@ -431,11 +508,29 @@ impl Blaster<'_> {
                 op.smt_name()
             )))
             }
-            op @ (ConstArray(_) | Select | Store) => {
-                return Err(Unsupported(format!(
-                    "`{}` is an array operation; the bit-blaster does not expand arrays yet",
-                    op.smt_name()
-                )))
+            ConstArray(sort) => {
+                let (entries, _, _) = self.shape(sort)?;
+                (0..entries).flat_map(|_| args[0].iter().copied()).collect()
+            }
+            Select => {
+                let (entries, ew, _) = self.shape(terms.sort(terms.args(t)[0]))?;
+                let elem = |j: usize| &args[0][j * ew..(j + 1) * ew];
+                let mut acc = elem(0).to_vec();
+                for j in 1..entries {
+                    let hit = index_is(&mut self.aig, &args[1], j);
+                    acc = words::ite(&mut self.aig, hit, elem(j), &acc);
+                }
+                acc
+            }
+            Store => {
+                let (entries, ew, _) = self.shape(terms.sort(t))?;
+                let mut out = Vec::with_capacity(entries * ew);
+                for j in 0..entries {
+                    let hit = index_is(&mut self.aig, &args[1], j);
+                    let old = &args[0][j * ew..(j + 1) * ew];
+                    out.extend(words::ite(&mut self.aig, hit, &args[2], old));
+                }
+                out
             }
         })
     }

@@ -6,15 +6,39 @@
 
 use crate::formats::{Location, ParseError};
 use crate::ir::bv::BvValue;
-use crate::ir::term::eval::Value;
+use crate::ir::term::eval::{ArrayValue, Value};
+use crate::ir::term::Sort;
 use crate::ir::ts::{Ts, WordTrace};
-use std::fmt::Write;
+use std::sync::Arc;
 
 fn bits(v: &Value) -> Option<String> {
     match v {
         Value::Bv(b) => Some(b.to_binary()),
         Value::Bool(b) => Some(if *b { "1" } else { "0" }.into()),
         _ => None,
+    }
+}
+
+/// The witness lines of a value at `pos`: one line, or for an array its
+/// default (`[*]`) and each entry that differs from it (`[index]`).
+fn value_lines(pos: usize, v: &Value, label: &str) -> String {
+    match v {
+        Value::Array(a) => {
+            let mut out = String::new();
+            if let Some(d) = bits(&a.default) {
+                out += &format!("{pos} [*] {d} {label}\n");
+            }
+            for (i, e) in &a.entries {
+                if let (Some(i), Some(e)) = (bits(i), bits(e)) {
+                    out += &format!("{pos} [{i}] {e} {label}\n");
+                }
+            }
+            out
+        }
+        other => match bits(other) {
+            Some(b) => format!("{pos} {b} {label}\n"),
+            None => String::new(),
+        },
     }
 }
 
@@ -31,20 +55,12 @@ pub fn write_witness(ts: &Ts, props: &[usize], trace: &WordTrace) -> String {
                 continue;
             }
             let name = ts.terms.var_name(state.var).unwrap_or("");
-            match bits(&trace.states[k][pos]) {
-                Some(b) => writeln!(out, "{pos} {b} {name}#{k}").expect("string"),
-                // Arrays: the bit-blaster refuses them, so no trace holds one.
-                None => {
-                    writeln!(out, "; {pos} {name}#{k}: array value not printed").expect("string")
-                }
-            }
+            out += &value_lines(pos, &trace.states[k][pos], &format!("{name}#{k}"));
         }
         out += &format!("@{k}\n");
         for (pos, &input) in ts.inputs.iter().enumerate() {
             let name = ts.terms.var_name(input).unwrap_or("");
-            if let Some(b) = bits(&trace.inputs[k][pos]) {
-                writeln!(out, "{pos} {b} {name}@{k}").expect("string");
-            }
+            out += &value_lines(pos, &trace.inputs[k][pos], &format!("{name}@{k}"));
         }
     }
     out += ".\n";
@@ -144,9 +160,19 @@ pub fn read_witness(file: &str, text: &str, ts: &Ts) -> Result<Btor2Witness, Par
             .next()
             .and_then(|t| t.parse().ok())
             .ok_or_else(|| err(n, format!("expected `<position> <value>`, found `{line}`")))?;
-        let value = tokens
+        let mut value = tokens
             .next()
             .ok_or_else(|| err(n, format!("expected a value after position {pos}")))?;
+        // Arrays: `[index] value` sets one element, `[*] value` all of them.
+        let element_index = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+            Some(index) => {
+                value = tokens
+                    .next()
+                    .ok_or_else(|| err(n, format!("expected an element value after `{value}`")))?;
+                Some(index)
+            }
+            None => None,
+        };
         let (var, slot) = if is_state {
             let var = ts.states.get(pos).map(|s| s.var);
             (var, w.states[k].get_mut(pos))
@@ -158,15 +184,40 @@ pub fn read_witness(file: &str, text: &str, ts: &Ts) -> Result<Btor2Witness, Par
             let kind = if is_state { "state" } else { "input" };
             return Err(err(n, format!("there is no {kind} at position {pos}")));
         };
-        let width = ts.terms.sort(var).bv_width();
-        let parsed = BvValue::from_binary(value).filter(|v| Some(v.width()) == width);
-        let Some(v) = parsed else {
-            return Err(err(
-                n,
-                format!("`{value}` is not a value of the bit-vector sort at position {pos}"),
-            ));
+        let sort = ts.terms.sort(var).clone();
+        let parse = |text: &str, sort: &Sort| {
+            BvValue::from_binary(text)
+                .filter(|v| Some(v.width()) == sort.bv_width())
+                .map(Value::Bv)
         };
-        *slot = Some(Value::Bv(v));
+        let bad = |what: &str| {
+            err(
+                n,
+                format!("`{what}` is not a value of the sort {sort} at position {pos}"),
+            )
+        };
+        match (&sort, element_index) {
+            (Sort::Array(index, element), Some(i)) => {
+                let e = parse(value, element).ok_or_else(|| bad(value))?;
+                let current = match slot.take() {
+                    Some(Value::Array(a)) => (*a).clone(),
+                    _ => ArrayValue::constant(index, Value::default_of(element)),
+                };
+                let updated = if i == "*" {
+                    ArrayValue::constant(index, e)
+                } else {
+                    let i = parse(i, index).ok_or_else(|| bad(i))?;
+                    current.store(i, e)
+                };
+                *slot = Some(Value::Array(Arc::new(updated)));
+            }
+            (Sort::Array(index, element), None) => {
+                let e = parse(value, element).ok_or_else(|| bad(value))?;
+                *slot = Some(Value::Array(Arc::new(ArrayValue::constant(index, e))));
+            }
+            (_, Some(_)) => return Err(bad(value)),
+            (_, None) => *slot = Some(parse(value, &sort).ok_or_else(|| bad(value))?),
+        }
     }
     if !ended {
         return Err(ParseError::new(

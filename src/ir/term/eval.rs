@@ -22,12 +22,85 @@ pub enum Value {
 }
 
 /// An array value: a default element and the indices where it differs.
+///
+/// The representation is canonical, so that `==` is equality of the
+/// functions: over an infinite index sort the default is the value taken
+/// almost everywhere; over a small finite one (Bool or at most 16-bit
+/// bit-vectors) the default is the element at the all-zero index. Larger
+/// finite domains keep the first form, which is exact unless every index is
+/// overridden.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct ArrayValue {
     /// The element at every index not in `entries`.
     pub default: Value,
     /// Indices whose element differs from the default (never equal to it).
     pub entries: BTreeMap<Value, Value>,
+    /// The index sort, when it is small enough to enumerate.
+    index: Option<Sort>,
+}
+
+/// Finite index sorts up to this many bits are enumerated.
+const MAX_ENUMERATED_INDEX_BITS: u32 = 16;
+
+impl ArrayValue {
+    /// The array over `index` holding `default` everywhere.
+    pub fn constant(index: &Sort, default: Value) -> ArrayValue {
+        let index = match index {
+            Sort::Bool => Some(Sort::Bool),
+            Sort::BitVec(w) if *w <= MAX_ENUMERATED_INDEX_BITS => Some(index.clone()),
+            _ => None,
+        };
+        ArrayValue {
+            default,
+            entries: BTreeMap::new(),
+            index,
+        }
+    }
+
+    /// The `j`-th index of a small finite index sort.
+    fn index_value(sort: &Sort, j: u64) -> Value {
+        match sort {
+            Sort::Bool => Value::Bool(j == 1),
+            Sort::BitVec(w) => Value::Bv(BvValue::from_u64(*w, j)),
+            _ => unreachable!("only small finite index sorts are enumerated"),
+        }
+    }
+
+    /// The element at `i`.
+    pub fn get(&self, i: &Value) -> &Value {
+        self.entries.get(i).unwrap_or(&self.default)
+    }
+
+    /// The array with `v` at `i`, in canonical form.
+    pub fn store(&self, i: Value, v: Value) -> ArrayValue {
+        let mut a = self.clone();
+        if v == a.default {
+            a.entries.remove(&i);
+        } else {
+            a.entries.insert(i, v);
+        }
+        if let Some(sort) = a.index.clone() {
+            let zero = ArrayValue::index_value(&sort, 0);
+            let at_zero = a.get(&zero).clone();
+            if at_zero != a.default {
+                let size = if sort == Sort::Bool {
+                    2
+                } else {
+                    1u64 << sort.bv_width().unwrap_or(0)
+                };
+                let all: Vec<(Value, Value)> = (0..size)
+                    .map(|j| {
+                        let idx = ArrayValue::index_value(&sort, j);
+                        let e = a.get(&idx).clone();
+                        (idx, e)
+                    })
+                    .collect();
+                a.entries = all.into_iter().filter(|(_, e)| *e != at_zero).collect();
+                a.default = at_zero;
+            }
+        }
+        a
+    }
 }
 
 impl Value {
@@ -53,10 +126,9 @@ impl Value {
             Sort::Bool => Value::Bool(false),
             Sort::BitVec(w) => Value::Bv(BvValue::zero(*w)),
             Sort::Int | Sort::Real => Value::Num(Rational::int(0)),
-            Sort::Array(_, e) => Value::Array(Arc::new(ArrayValue {
-                default: Value::default_of(e),
-                entries: BTreeMap::new(),
-            })),
+            Sort::Array(i, e) => {
+                Value::Array(Arc::new(ArrayValue::constant(i, Value::default_of(e))))
+            }
         }
     }
 }
@@ -189,10 +261,15 @@ impl<'a> Evaluator<'a> {
             Op::Bool(b) => Value::Bool(*b),
             Bv(v) => Value::Bv(v.clone()),
             Num(r, _) => Value::Num(*r),
-            ConstArray(_) => Value::Array(Arc::new(ArrayValue {
-                default: self.arg(t, 0).clone(),
-                entries: BTreeMap::new(),
-            })),
+            ConstArray(sort) => {
+                let Sort::Array(index, _) = sort else {
+                    unreachable!("sort-checked")
+                };
+                Value::Array(Arc::new(ArrayValue::constant(
+                    index,
+                    self.arg(t, 0).clone(),
+                )))
+            }
             Not => Value::Bool(!self.boolean(t, 0)),
             And => Value::Bool((0..n).all(|i| self.boolean(t, i))),
             Or => Value::Bool((0..n).any(|i| self.boolean(t, i))),
@@ -335,22 +412,56 @@ impl<'a> Evaluator<'a> {
             ToInt => Value::Num(Rational::int(self.num(t, 0).floor())),
             IsInt => Value::Bool(self.num(t, 0).is_int()),
             Select => match self.arg(t, 0) {
-                Value::Array(a) => a.entries.get(self.arg(t, 1)).unwrap_or(&a.default).clone(),
+                Value::Array(a) => a.get(self.arg(t, 1)).clone(),
                 _ => unreachable!("sort-checked"),
             },
             Store => match self.arg(t, 0) {
                 Value::Array(a) => {
-                    let mut a = (**a).clone();
                     let (i, e) = (self.arg(t, 1).clone(), self.arg(t, 2).clone());
-                    if e == a.default {
-                        a.entries.remove(&i);
-                    } else {
-                        a.entries.insert(i, e);
-                    }
-                    Value::Array(Arc::new(a))
+                    Value::Array(Arc::new(a.store(i, e)))
                 }
                 _ => unreachable!("sort-checked"),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bv(w: u32, v: u64) -> Value {
+        Value::Bv(BvValue::from_u64(w, v))
+    }
+
+    #[test]
+    fn array_values_over_small_domains_compare_as_functions() {
+        let index = Sort::BitVec(1);
+        // [5, 5] built two ways: a constant array, and 0 everywhere overwritten twice.
+        let constant = ArrayValue::constant(&index, bv(4, 5));
+        let stored = ArrayValue::constant(&index, bv(4, 0))
+            .store(bv(1, 1), bv(4, 5))
+            .store(bv(1, 0), bv(4, 5));
+        assert_eq!(constant, stored);
+        assert!(stored.entries.is_empty());
+        // Changing the element at index 0 moves the default with it.
+        let changed = constant.store(bv(1, 0), bv(4, 7));
+        assert_eq!(changed.default, bv(4, 7));
+        assert_eq!(changed.get(&bv(1, 1)), &bv(4, 5));
+        assert_ne!(changed, constant);
+    }
+
+    #[test]
+    fn array_values_over_infinite_domains_keep_the_default() {
+        let a = ArrayValue::constant(&Sort::Int, Value::Num(Rational::int(0)));
+        let b = a.store(Value::Num(Rational::int(3)), Value::Num(Rational::int(1)));
+        assert_eq!(
+            b.get(&Value::Num(Rational::int(3))),
+            &Value::Num(Rational::int(1))
+        );
+        assert_eq!(
+            b.store(Value::Num(Rational::int(3)), Value::Num(Rational::int(0))),
+            a
+        );
     }
 }
