@@ -399,3 +399,34 @@ fn small_arrays_are_expanded_and_their_witnesses_replay() {
         );
     }
 }
+
+#[test]
+fn vmt_and_dimspec_traces_replay_in_sim_and_tampered_ones_are_rejected() {
+    let tmp = std::env::temp_dir().join(format!("invar-vmt-trace-{}.txt", std::process::id()));
+    for model in ["formats/vmt/ops_bv.vmt", "formats/dimspec/counter.dimspec"] {
+        let p = root().join(model);
+        let p = p.to_str().unwrap();
+        let out = invar(&["check", p, "--witness"]);
+        assert_eq!(out.status.code(), Some(10), "{model}");
+        std::fs::write(&tmp, &out.stdout).unwrap();
+        let sim = invar(&["sim", p, tmp.to_str().unwrap()]);
+        assert_eq!(
+            sim.status.code(),
+            Some(0),
+            "{model}: {}",
+            String::from_utf8_lossy(&sim.stdout)
+        );
+    }
+    // The counter cannot jump from 10 to 10: the transition check rejects it.
+    let p = root().join("formats/dimspec/counter.dimspec");
+    let out = invar(&["check", p.to_str().unwrap(), "--witness"]);
+    let text = String::from_utf8_lossy(&out.stdout).replace(
+        "(= x1 true) (= x2 true) (= x3 false)",
+        "(= x1 false) (= x2 true) (= x3 false)",
+    );
+    std::fs::write(&tmp, text).unwrap();
+    let sim = invar(&["sim", p.to_str().unwrap(), tmp.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&sim.stdout).contains("transition condition 0 is false"));
+    std::fs::remove_file(&tmp).ok();
+}

@@ -14,10 +14,9 @@ use super::check::{
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::check::word;
-use invar::formats::smtlib::lex::quote_symbol;
 use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::aig::Lit;
-use invar::ir::ts::{Ts, WordTrace};
+use invar::ir::ts::Ts;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -30,21 +29,6 @@ pub fn read_model(path: &std::path::Path, format: Format) -> Result<Ts, String> 
         Format::Aiger => unreachable!("AIGER is read as a circuit"),
     }
     .map_err(|e| e.to_string())
-}
-
-/// The ic3ia-style trace: one conjunction of variable values per step.
-fn vmt_trace(ts: &Ts, trace: &WordTrace) -> String {
-    let mut out = String::from("counterexample\n");
-    for k in 0..trace.len() {
-        let mut eqs = Vec::new();
-        let vars = ts.states.iter().map(|s| s.var).zip(&trace.states[k]);
-        for (v, value) in vars.chain(ts.inputs.iter().copied().zip(&trace.inputs[k])) {
-            let name = quote_symbol(ts.terms.var_name(v).unwrap_or_default());
-            eqs.push(format!("(= {name} {value})"));
-        }
-        out += &format!(";; step {k}\n(and {})\n", eqs.join(" "));
-    }
-    out
 }
 
 pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
@@ -114,7 +98,7 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
                         Format::Btor2 => {
                             btor2::witness::write_witness(&ts, &reached.properties, &words)
                         }
-                        _ if args.witness => format!("unsafe\n{}", vmt_trace(&ts, &words)),
+                        _ if args.witness => format!("unsafe\n{}", vmt::write_trace(&ts, &words)),
                         _ => "unsafe\n".to_string(),
                     };
                     if args.verbose {

@@ -15,8 +15,10 @@ use std::path::Path;
 
 /// Replays a witness; exit 0 if it reaches every bad property it names.
 pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
-    if super::check::model_format(model)? == super::check::Format::Btor2 {
-        return sim_btor2(model, witness);
+    match super::check::model_format(model)? {
+        super::check::Format::Btor2 => return sim_btor2(model, witness),
+        super::check::Format::Aiger => {}
+        format => return sim_vmt(model, format, witness),
     }
     let aiger = aiger::read_file(model).map_err(|e| e.to_string())?;
     let name = witness.display().to_string();
@@ -72,6 +74,36 @@ fn sim_btor2(model: &Path, witness: &Path) -> Result<i32, String> {
         }
     }
     Ok(if all_ok { EXIT_UNKNOWN } else { EXIT_REJECTED })
+}
+
+/// Replays a VMT-style counterexample (also for DimSpec) on the model.
+fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result<i32, String> {
+    let ts = super::check_word::read_model(model, format)?;
+    let name = witness.display().to_string();
+    let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let (states, inputs) = vmt::read_trace(&name, &text, &ts).map_err(|e| e.to_string())?;
+    let trace = word::simulate(&ts, &states, &inputs)?;
+    let all: Vec<usize> = (0..ts.bad.len()).collect();
+    match word::replay(&ts, &trace, &all) {
+        Ok(r) => {
+            let names: Vec<&str> = r
+                .properties
+                .iter()
+                .map(|&p| ts.bad[p].name.as_str())
+                .collect();
+            println!(
+                "property {}: reached at step {} of {}",
+                names.join(", "),
+                r.step,
+                trace.len()
+            );
+            Ok(EXIT_UNKNOWN)
+        }
+        Err(reason) => {
+            println!("not reached: {reason}");
+            Ok(EXIT_REJECTED)
+        }
+    }
 }
 
 /// Checks a witness circuit against a model; exit 0 if valid, 3 if not.

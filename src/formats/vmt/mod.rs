@@ -5,8 +5,10 @@
 //! term `¬p`), `:live-property` and `:predicate` are kept. Declared constants
 //! not paired by `:next` are inputs.
 
+mod trace;
 mod write;
 
+pub use trace::{read_trace, write_trace, PartialTrace};
 pub use write::write;
 
 use crate::formats::smtlib::parse_script;
