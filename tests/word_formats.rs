@@ -430,3 +430,22 @@ fn vmt_and_dimspec_traces_replay_in_sim_and_tampered_ones_are_rejected() {
     assert!(String::from_utf8_lossy(&sim.stdout).contains("transition condition 0 is false"));
     std::fs::remove_file(&tmp).ok();
 }
+
+#[test]
+fn vmt_edge_case_model_holds_in_the_evaluator_and_the_engines() {
+    let path = root().join("formats/vmt/ops_edge.vmt");
+    let ts = vmt::read_file(&path).expect("reads");
+    assert_eq!(ts.bad.len(), 19);
+    let mut ev = Evaluator::new(&ts.terms);
+    for p in &ts.bad {
+        // Each bad term is the negated property over constants.
+        assert_eq!(
+            ev.eval(p.term),
+            Ok(Value::Bool(false)),
+            "property {}",
+            p.name
+        );
+    }
+    let out = invar(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(20));
+}

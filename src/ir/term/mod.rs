@@ -182,10 +182,23 @@ struct Node {
 }
 
 /// The store of hash-consed terms.
+///
+/// The table maps the hash of an application to the first term with that
+/// hash (rare collisions go to `overflow`), so each application is stored
+/// once, in `nodes`, not a second time as a key.
 #[derive(Clone, Debug, Default)]
 pub struct Terms {
     nodes: Vec<Node>,
-    table: HashMap<(Op, Box<[Term]>), Term>,
+    table: HashMap<u64, Term>,
+    overflow: HashMap<u64, Vec<Term>>,
+}
+
+fn application_hash(op: &Op, args: &[Term]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    op.hash(&mut h);
+    args.hash(&mut h);
+    h.finish()
 }
 
 impl Terms {
@@ -221,15 +234,39 @@ impl Terms {
 
     /// The application of `op` to `args`, sort-checked and hash-consed.
     pub fn app(&mut self, op: Op, args: &[Term]) -> Result<Term, SortError> {
-        if let Some(&t) = self.table.get(&(op.clone(), args.into())) {
-            return Ok(t);
+        let hash = application_hash(&op, args);
+        let same = |t: &Term| {
+            let n = &self.nodes[t.index()];
+            n.op == op && *n.args == *args
+        };
+        if let Some(t) = self.table.get(&hash) {
+            if same(t) {
+                return Ok(*t);
+            }
+            if let Some(t) = self
+                .overflow
+                .get(&hash)
+                .and_then(|v| v.iter().find(|t| same(t)))
+            {
+                return Ok(*t);
+            }
         }
         let arg_sorts: Vec<&Sort> = args.iter().map(|&a| self.sort(a)).collect();
         let sort = sorts::result_sort(&op, &arg_sorts)?;
         let t = Term(self.nodes.len() as u32);
-        let args: Box<[Term]> = args.into();
-        self.table.insert((op.clone(), args.clone()), t);
-        self.nodes.push(Node { op, args, sort });
+        match self.table.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.overflow.entry(hash).or_default().push(t)
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(t);
+            }
+        }
+        self.nodes.push(Node {
+            op,
+            args: args.into(),
+            sort,
+        });
         Ok(t)
     }
 
