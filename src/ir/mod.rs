@@ -2,6 +2,7 @@
 
 pub mod aig;
 pub mod bv;
+pub mod cfa;
 pub mod coi;
 pub mod prepare;
 pub mod simplify;

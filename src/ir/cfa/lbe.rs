@@ -1,0 +1,123 @@
+//! Large-block encoding (../shared/papers/large-block-encoding-thesis.txt):
+//! the error-sink, sequence, choice and advanced-sequence rules, applied to a
+//! fixpoint. Every rule keeps the reachability of the error location; the
+//! sequence rules compose commands with `;` (the encoding renames variables
+//! along a sequence), the choice rule joins parallel edges with `[]` (the
+//! encoding keeps unassigned variables on each branch).
+
+use super::{Cfa, Command, Edge, Loc};
+use std::collections::HashMap;
+
+/// Sizes before and after.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LbeStats {
+    /// Live locations and edges before.
+    pub before: (usize, usize),
+    /// Live locations and edges after.
+    pub after: (usize, usize),
+}
+
+/// Which rules to apply beyond the three standard ones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LbeOptions {
+    /// The thesis's advanced sequence rule (locations with several incoming
+    /// and several outgoing edges).
+    pub advanced: bool,
+}
+
+impl Default for LbeOptions {
+    fn default() -> Self {
+        LbeOptions { advanced: true }
+    }
+}
+
+fn degrees(cfa: &Cfa) -> (HashMap<Loc, usize>, HashMap<Loc, usize>) {
+    let (mut indeg, mut outdeg) = (HashMap::new(), HashMap::new());
+    for e in &cfa.edges {
+        *outdeg.entry(e.from).or_default() += 1;
+        *indeg.entry(e.to).or_default() += 1;
+    }
+    (indeg, outdeg)
+}
+
+/// Applies large-block encoding to `cfa` in place.
+pub fn large_block_encoding(cfa: &mut Cfa, options: LbeOptions) -> LbeStats {
+    let before = (cfa.live_locations().len(), cfa.edges.len());
+    // Error sink: nothing after the error location matters.
+    let error = cfa.error;
+    cfa.edges.retain(|e| e.from != error);
+    while choice(cfa) || sequence(cfa, options.advanced) {}
+    LbeStats {
+        before,
+        after: (cfa.live_locations().len(), cfa.edges.len()),
+    }
+}
+
+/// The choice rule: parallel edges become one edge with a choice.
+fn choice(cfa: &mut Cfa) -> bool {
+    let mut groups: HashMap<(Loc, Loc), Vec<usize>> = HashMap::new();
+    for (i, e) in cfa.edges.iter().enumerate() {
+        groups.entry((e.from, e.to)).or_default().push(i);
+    }
+    let Some(((from, to), indices)) = groups
+        .into_iter()
+        .filter(|(_, v)| v.len() > 1)
+        .min_by_key(|(k, _)| *k)
+    else {
+        return false;
+    };
+    let mut merged: Option<Command> = None;
+    for &i in &indices {
+        let c = cfa.edges[i].command.clone();
+        merged = Some(match merged {
+            None => c,
+            Some(m) => m.or(c),
+        });
+    }
+    let mut k = 0;
+    cfa.edges.retain(|_| {
+        k += 1;
+        !indices.contains(&(k - 1))
+    });
+    cfa.add_edge(from, merged.expect("at least two edges"), to);
+    true
+}
+
+/// The sequence rule (one incoming edge) or, if allowed, the advanced
+/// sequence rule (several incoming and several outgoing edges): the location
+/// disappears and each incoming edge is composed with each outgoing one.
+fn sequence(cfa: &mut Cfa, advanced: bool) -> bool {
+    let (indeg, outdeg) = degrees(cfa);
+    let eligible = |l: Loc, basic: bool| {
+        let (i, o) = (
+            indeg.get(&l).copied().unwrap_or(0),
+            outdeg.get(&l).copied().unwrap_or(0),
+        );
+        let self_loop = cfa.edges.iter().any(|e| e.from == l && e.to == l);
+        let degrees_fit = if basic {
+            i == 1 && o >= 1
+        } else {
+            i > 1 && o > 1
+        };
+        l != cfa.init && l != cfa.error && !self_loop && degrees_fit
+    };
+    let locations = || (0..cfa.labels.len() as u32).map(Loc);
+    // The basic rule first: it never adds edges; the advanced one may.
+    let candidate = locations().find(|&l| eligible(l, true)).or_else(|| {
+        if advanced {
+            locations().find(|&l| eligible(l, false))
+        } else {
+            None
+        }
+    });
+    let Some(l) = candidate else { return false };
+    let incoming: Vec<Edge> = cfa.edges.iter().filter(|e| e.to == l).cloned().collect();
+    let outgoing: Vec<Edge> = cfa.edges.iter().filter(|e| e.from == l).cloned().collect();
+    cfa.edges.retain(|e| e.from != l && e.to != l);
+    for a in &incoming {
+        for b in &outgoing {
+            cfa.add_edge(a.from, a.command.clone().then(b.command.clone()), b.to);
+        }
+    }
+    true
+}
