@@ -6,6 +6,7 @@
 //! prints. See `docs/ARCHITECTURE.md`.
 
 pub mod bitblast;
+pub mod cfront;
 pub mod check;
 pub mod engines;
 pub mod formats;

@@ -136,4 +136,13 @@ pub struct CheckArgs {
     /// VMT: print the counterexample after `unsafe` (BTOR2 and AIGER always print it).
     #[arg(long)]
     pub witness: bool,
+    /// C: keep single-block encoding (no large-block encoding).
+    #[arg(long)]
+    pub no_lbe: bool,
+    /// C: print the control-flow automaton before and after large-block encoding on stderr.
+    #[arg(long)]
+    pub dump_cfa: bool,
+    /// C: LP64 data model (64-bit long) instead of ILP32.
+    #[arg(long)]
+    pub lp64: bool,
 }

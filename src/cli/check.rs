@@ -33,6 +33,7 @@ pub(super) enum Format {
     Btor2,
     Vmt,
     Dimspec,
+    C,
 }
 
 /// The format of `path`, from its extension.
@@ -42,8 +43,9 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
         Some("btor2" | "btor") => Ok(Format::Btor2),
         Some("vmt" | "smt2") => Ok(Format::Vmt),
         Some("dimspec") => Ok(Format::Dimspec),
+        Some("c" | "i") => Ok(Format::C),
         _ => Err(format!(
-            "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor, .vmt or .dimspec",
+            "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i",
             path.display()
         )),
     }
@@ -52,6 +54,7 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
 pub fn run(args: &CheckArgs) -> Result<i32, String> {
     match model_format(&args.file)? {
         Format::Aiger => run_aiger(args),
+        Format::C => super::check_c::run(args),
         format => super::check_word::run(args, format),
     }
 }

@@ -26,7 +26,7 @@ pub fn read_model(path: &std::path::Path, format: Format) -> Result<Ts, String> 
         Format::Btor2 => btor2::read_file(path),
         Format::Vmt => vmt::read_file(path),
         Format::Dimspec => dimspec::read_file(path),
-        Format::Aiger => unreachable!("AIGER is read as a circuit"),
+        Format::Aiger | Format::C => unreachable!("circuits and programs are read elsewhere"),
     }
     .map_err(|e| e.to_string())
 }

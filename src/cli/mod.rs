@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod check_c;
 mod check_word;
 mod crosscheck;
 mod json;

@@ -138,7 +138,15 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
 pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
     let format = super::check::model_format(input)?;
     if format != super::check::Format::Aiger {
-        let ts = super::check_word::read_model(input, format)?;
+        let ts = if format == super::check::Format::C {
+            let options = invar::cfront::Options::default();
+            let mut program = invar::cfront::lower_file(input, &options)
+                .map_err(|e| format!("{}: {e}", input.display()))?;
+            invar::ir::cfa::lbe::large_block_encoding(&mut program.cfa, Default::default());
+            invar::ir::cfa::encode::encode(&program.cfa)
+        } else {
+            super::check_word::read_model(input, format)?
+        };
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
             Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),

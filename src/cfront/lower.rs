@@ -1,0 +1,1109 @@
+//! Lowering of the lang-c AST into a [`Cfa`]: statements become locations
+//! and edges, expressions become terms over the program variables with C's
+//! conversions, calls to defined functions are inlined, and the SV-COMP
+//! intrinsics become havocs, assumptions and jumps to the error location.
+
+use super::types::{convert, from_bool, truth, CType};
+use super::{FrontError, Options};
+use crate::ir::bv::BvValue;
+use crate::ir::cfa::{Cfa, Command, Loc};
+use crate::ir::term::{Op, Term};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashMap;
+
+/// A lowered program: its CFA and the C type of every variable.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The control-flow automaton (error location: a reached `reach_error`).
+    pub cfa: Cfa,
+    /// The C type of each program variable.
+    pub types: HashMap<Term, CType>,
+}
+
+type Result<T> = std::result::Result<T, FrontError>;
+
+struct Lowerer<'a> {
+    source: &'a str,
+    options: Options,
+    cfa: Cfa,
+    types: HashMap<Term, CType>,
+    scopes: Vec<HashMap<String, (Term, CType)>>,
+    functions: HashMap<String, &'a FunctionDefinition>,
+    active: Vec<String>,
+    /// (break target, continue target) of the enclosing loops.
+    loops: Vec<(Loc, Option<Loc>)>,
+    /// The current function instance: labels, pending gotos, exit and return slot.
+    frames: Vec<Frame>,
+    cur: Loc,
+    sink: Loc,
+    fresh: usize,
+}
+
+struct Frame {
+    labels: HashMap<String, Loc>,
+    exit: Loc,
+    ret: Option<(Term, CType)>,
+    is_main: bool,
+}
+
+fn name_of(declarator: &Declarator) -> Option<&str> {
+    match &declarator.kind.node {
+        DeclaratorKind::Identifier(id) => Some(&id.node.name),
+        DeclaratorKind::Declarator(inner) => name_of(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+fn has_side_effects(e: &Expression) -> bool {
+    match e {
+        Expression::Call(_) => true,
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
+                    | UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+            ) || has_side_effects(&u.node.operand.node)
+        }
+        Expression::BinaryOperator(b) => {
+            use BinaryOperator::*;
+            matches!(
+                b.node.operator.node,
+                Assign
+                    | AssignMultiply
+                    | AssignDivide
+                    | AssignModulo
+                    | AssignPlus
+                    | AssignMinus
+                    | AssignShiftLeft
+                    | AssignShiftRight
+                    | AssignBitwiseAnd
+                    | AssignBitwiseXor
+                    | AssignBitwiseOr
+            ) || has_side_effects(&b.node.lhs.node)
+                || has_side_effects(&b.node.rhs.node)
+        }
+        Expression::Cast(c) => has_side_effects(&c.node.expression.node),
+        Expression::Conditional(c) => {
+            has_side_effects(&c.node.condition.node)
+                || has_side_effects(&c.node.then_expression.node)
+                || has_side_effects(&c.node.else_expression.node)
+        }
+        Expression::Comma(v) => v.iter().any(|e| has_side_effects(&e.node)),
+        _ => false,
+    }
+}
+
+/// Lowers a translation unit whose `main` is the entry point.
+pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<Program> {
+    let mut cfa = Cfa::default();
+    let init = cfa.add_location("entry");
+    let error = cfa.add_location("error");
+    let sink = cfa.add_location("end");
+    cfa.init = init;
+    cfa.error = error;
+    let mut l = Lowerer {
+        source,
+        options: *options,
+        cfa,
+        types: HashMap::new(),
+        scopes: vec![HashMap::new()],
+        functions: HashMap::new(),
+        active: Vec::new(),
+        loops: Vec::new(),
+        frames: Vec::new(),
+        cur: init,
+        sink,
+        fresh: 0,
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if let Some(name) = name_of(&f.node.declarator.node) {
+                    l.functions.insert(name.to_string(), &f.node);
+                }
+            }
+            ExternalDeclaration::Declaration(d) => l.global_declaration(d)?,
+            ExternalDeclaration::StaticAssert(s) => {
+                return Err(l.unsupported(s.span, "_Static_assert"))
+            }
+        }
+    }
+    let Some(main) = l.functions.get("main").copied() else {
+        return Err(FrontError::Syntax("no `main` function".into()));
+    };
+    let end = l.sink;
+    l.inline(main, "main", &[], true)?;
+    let cur = l.cur;
+    l.jump(cur, end);
+    Ok(Program {
+        cfa: l.cfa,
+        types: l.types,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    fn line(&self, span: Span) -> usize {
+        self.source[..span.start.min(self.source.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn unsupported(&self, span: Span, what: impl Into<String>) -> FrontError {
+        FrontError::Unsupported {
+            line: self.line(span),
+            what: what.into(),
+        }
+    }
+
+    fn new_loc(&mut self, span: Span) -> Loc {
+        let line = self.line(span);
+        self.cfa.add_location(format!("line {line}"))
+    }
+
+    fn jump(&mut self, from: Loc, to: Loc) {
+        let yes = self.cfa.terms.bool(true);
+        self.cfa.add_edge(from, Command::Assume(yes), to);
+    }
+
+    /// Emits `command` from the current location to a new one.
+    fn emit(&mut self, command: Command, span: Span) {
+        let next = self.new_loc(span);
+        self.cfa.add_edge(self.cur, command, next);
+        self.cur = next;
+    }
+
+    /// Ends the current straight-line code with a jump; later code is unreachable.
+    fn jump_away(&mut self, to: Loc, span: Span) {
+        self.jump(self.cur, to);
+        self.cur = self.new_loc(span);
+    }
+
+    fn new_var(&mut self, name: &str, ty: CType) -> Term {
+        self.fresh += 1;
+        let t = self
+            .cfa
+            .terms
+            .var(&format!("{name}#{}", self.fresh), ty.sort());
+        self.cfa.vars.push(t);
+        self.types.insert(t, ty);
+        t
+    }
+
+    fn base_type(&self, specs: &[&TypeSpecifier], span: Span) -> Result<Option<CType>> {
+        let (mut longs, mut signed, mut unsigned) = (0, false, false);
+        let mut base: Option<&str> = None;
+        for s in specs {
+            match s {
+                TypeSpecifier::Void => base = Some("void"),
+                TypeSpecifier::Char => base = Some("char"),
+                TypeSpecifier::Short => base = Some("short"),
+                TypeSpecifier::Int => base = base.or(Some("int")),
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Signed => signed = true,
+                TypeSpecifier::Unsigned => unsigned = true,
+                TypeSpecifier::Bool => base = Some("bool"),
+                TypeSpecifier::Float | TypeSpecifier::Double => {
+                    return Err(self.unsupported(span, "floating-point types"))
+                }
+                TypeSpecifier::Struct(_) => {
+                    return Err(self.unsupported(span, "structs and unions"))
+                }
+                TypeSpecifier::Enum(_) => return Err(self.unsupported(span, "enums")),
+                TypeSpecifier::TypedefName(n) => {
+                    return Err(self.unsupported(span, format!("typedef name `{}`", n.node.name)))
+                }
+                _ => return Err(self.unsupported(span, "this type specifier")),
+            }
+        }
+        let long_width = if self.options.lp64 { 64 } else { 32 };
+        let ty = match (base, longs) {
+            (Some("void"), _) => return Ok(None),
+            (Some("bool"), _) => CType::bool(),
+            (Some("char"), _) => CType::int(8, !unsigned),
+            (Some("short"), _) => CType::int(16, !unsigned),
+            (_, 0) => CType::int(32, !unsigned),
+            (_, 1) => CType::int(long_width, !unsigned),
+            _ => CType::int(64, !unsigned),
+        };
+        // `signed` only confirms the default signedness of int, short and long.
+        let _ = signed;
+        Ok(Some(ty))
+    }
+
+    fn declared_type(
+        &self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        span: Span,
+    ) -> Result<Option<CType>> {
+        let ts: Vec<&TypeSpecifier> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            })
+            .collect();
+        self.base_type(&ts, span)
+    }
+
+    fn check_declarator(&self, d: &Node<Declarator>) -> Result<()> {
+        for derived in &d.node.derived {
+            match derived.node {
+                DerivedDeclarator::Pointer(_) => {
+                    return Err(self.unsupported(derived.span, "pointers"))
+                }
+                DerivedDeclarator::Array(_) => return Err(self.unsupported(derived.span, "arrays")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
+        let is_function = d.node.declarators.iter().any(|i| {
+            i.node.declarator.node.derived.iter().any(|x| {
+                matches!(
+                    x.node,
+                    DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+                )
+            })
+        });
+        let typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
+        });
+        if is_function || typedef && d.node.declarators.is_empty() {
+            return Ok(()); // prototypes: the calls decide
+        }
+        if typedef {
+            return Err(self.unsupported(d.span, "typedef"));
+        }
+        let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
+            return Err(self.unsupported(d.span, "a void variable"));
+        };
+        for init in &d.node.declarators {
+            self.check_declarator(&init.node.declarator)?;
+            let name = name_of(&init.node.declarator.node)
+                .unwrap_or("?")
+                .to_string();
+            let var = self.new_var(&name, ty);
+            // Globals start at zero unless initialised.
+            let value = match &init.node.initializer {
+                Some(i) => self.initializer(i, ty)?,
+                None => self.cfa.terms.bv(BvValue::zero(ty.width)),
+            };
+            self.emit(Command::Assign(var, value), d.span);
+            self.scopes[0].insert(name, (var, ty));
+        }
+        Ok(())
+    }
+
+    fn initializer(&mut self, i: &'a Node<Initializer>, ty: CType) -> Result<Term> {
+        match &i.node {
+            Initializer::Expression(e) => {
+                let (v, from) = self.expr(e)?;
+                Ok(convert(&mut self.cfa.terms, v, from, ty))
+            }
+            Initializer::List(_) => Err(self.unsupported(i.span, "initializer lists")),
+        }
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> Result<(Term, CType)> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(&v) = scope.get(name) {
+                return Ok(v);
+            }
+        }
+        Err(self.unsupported(
+            span,
+            format!("`{name}` is not a variable of a supported kind (enumerator or undeclared?)"),
+        ))
+    }
+
+    /// Inlines a call of `f` with the given argument values.
+    fn inline(
+        &mut self,
+        f: &'a FunctionDefinition,
+        name: &str,
+        args: &[(Term, CType)],
+        is_main: bool,
+    ) -> Result<Option<(Term, CType)>> {
+        if self.active.iter().any(|a| a == name) {
+            return Err(self.unsupported(f.declarator.span, format!("recursion (`{name}`)")));
+        }
+        let ret_ty = self.declared_type(&f.specifiers, f.declarator.span)?;
+        let ret = ret_ty.map(|t| (self.new_var(&format!("{name}::return"), t), t));
+        let exit = self.new_loc(f.declarator.span);
+        self.active.push(name.to_string());
+        self.scopes.push(HashMap::new());
+        // Parameters.
+        let params: Vec<&Node<ParameterDeclaration>> = f
+            .declarator
+            .node
+            .derived
+            .iter()
+            .find_map(|d| match &d.node {
+                DerivedDeclarator::Function(fd) => Some(fd.node.parameters.iter().collect()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let mut k = 0;
+        for p in params {
+            let Some(decl) = &p.node.declarator else {
+                continue;
+            }; // `(void)`
+            if is_main {
+                // main's parameters hold whatever the environment passes;
+                // pointer ones (argv) are left undeclared, so a use is refused.
+                if self.check_declarator(decl).is_err() {
+                    continue;
+                }
+                if let Some(ty) = self.declared_type(&p.node.specifiers, p.span)? {
+                    let pname = name_of(&decl.node).unwrap_or("?").to_string();
+                    let var = self.new_var(&format!("main::{pname}"), ty);
+                    self.emit(Command::Havoc(var), p.span);
+                    self.scopes
+                        .last_mut()
+                        .expect("scope")
+                        .insert(pname, (var, ty));
+                }
+                continue;
+            }
+            self.check_declarator(decl)?;
+            let Some(ty) = self.declared_type(&p.node.specifiers, p.span)? else {
+                continue;
+            };
+            let pname = name_of(&decl.node).unwrap_or("?").to_string();
+            let var = self.new_var(&format!("{name}::{pname}"), ty);
+            let Some(&(value, from)) = args.get(k) else {
+                return Err(
+                    self.unsupported(p.span, format!("a call of `{name}` with too few arguments"))
+                );
+            };
+            let value = convert(&mut self.cfa.terms, value, from, ty);
+            self.emit(Command::Assign(var, value), p.span);
+            self.scopes
+                .last_mut()
+                .expect("scope")
+                .insert(pname, (var, ty));
+            k += 1;
+        }
+        self.frames.push(Frame {
+            labels: HashMap::new(),
+            exit,
+            ret,
+            is_main,
+        });
+        self.collect_labels(&f.statement);
+        let result = self.statement(&f.statement);
+        self.frames.pop();
+        result?;
+        self.jump(self.cur, exit);
+        self.cur = exit;
+        self.scopes.pop();
+        self.active.pop();
+        Ok(ret)
+    }
+
+    /// Creates the locations of the labels in a function body, so that gotos
+    /// may jump forward.
+    fn collect_labels(&mut self, s: &'a Node<Statement>) {
+        let mut stack = vec![s];
+        while let Some(s) = stack.pop() {
+            match &s.node {
+                Statement::Labeled(l) => {
+                    if let Label::Identifier(id) = &l.node.label.node {
+                        let loc = self.new_loc(l.span);
+                        self.frames
+                            .last_mut()
+                            .expect("frame")
+                            .labels
+                            .insert(id.node.name.clone(), loc);
+                    }
+                    stack.push(&l.node.statement);
+                }
+                Statement::Compound(items) => {
+                    for i in items {
+                        if let BlockItem::Statement(st) = &i.node {
+                            stack.push(st);
+                        }
+                    }
+                }
+                Statement::If(i) => {
+                    stack.push(&i.node.then_statement);
+                    if let Some(e) = &i.node.else_statement {
+                        stack.push(e);
+                    }
+                }
+                Statement::While(w) => stack.push(&w.node.statement),
+                Statement::DoWhile(d) => stack.push(&d.node.statement),
+                Statement::For(f) => stack.push(&f.node.statement),
+                _ => {}
+            }
+        }
+    }
+
+    fn statement(&mut self, s: &'a Node<Statement>) -> Result<()> {
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push(HashMap::new());
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.local_declaration(d)?,
+                        BlockItem::Statement(st) => self.statement(st)?,
+                        BlockItem::StaticAssert(_) => {
+                            return Err(self.unsupported(item.span, "_Static_assert"))
+                        }
+                    }
+                }
+                self.scopes.pop();
+                Ok(())
+            }
+            Statement::Expression(e) => {
+                if let Some(e) = e {
+                    self.expr(e)?;
+                }
+                Ok(())
+            }
+            Statement::Labeled(l) => match &l.node.label.node {
+                Label::Identifier(id) => {
+                    let target = self.frames.last().expect("frame").labels[&id.node.name];
+                    self.jump(self.cur, target);
+                    self.cur = target;
+                    self.statement(&l.node.statement)
+                }
+                _ => Err(self.unsupported(l.span, "switch (case labels)")),
+            },
+            Statement::Goto(id) => {
+                let Some(&target) = self.frames.last().expect("frame").labels.get(&id.node.name)
+                else {
+                    return Err(self.unsupported(
+                        id.span,
+                        format!("goto to unknown label `{}`", id.node.name),
+                    ));
+                };
+                self.jump_away(target, s.span);
+                Ok(())
+            }
+            Statement::If(i) => {
+                let (then_l, else_l, join) = (
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                );
+                self.branch(&i.node.condition, then_l, else_l)?;
+                self.cur = then_l;
+                self.statement(&i.node.then_statement)?;
+                self.jump(self.cur, join);
+                self.cur = else_l;
+                if let Some(e) = &i.node.else_statement {
+                    self.statement(e)?;
+                }
+                self.jump(self.cur, join);
+                self.cur = join;
+                Ok(())
+            }
+            Statement::While(w) => {
+                let (head, body, exit) = (
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                );
+                self.jump(self.cur, head);
+                self.cur = head;
+                self.branch(&w.node.expression, body, exit)?;
+                self.cur = body;
+                self.loops.push((exit, Some(head)));
+                self.statement(&w.node.statement)?;
+                self.loops.pop();
+                self.jump(self.cur, head);
+                self.cur = exit;
+                Ok(())
+            }
+            Statement::DoWhile(d) => {
+                let (body, test, exit) = (
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                );
+                self.jump(self.cur, body);
+                self.cur = body;
+                self.loops.push((exit, Some(test)));
+                self.statement(&d.node.statement)?;
+                self.loops.pop();
+                self.jump(self.cur, test);
+                self.cur = test;
+                self.branch(&d.node.expression, body, exit)?;
+                self.cur = exit;
+                Ok(())
+            }
+            Statement::For(f) => {
+                self.scopes.push(HashMap::new());
+                match &f.node.initializer.node {
+                    ForInitializer::Empty => {}
+                    ForInitializer::Expression(e) => {
+                        self.expr(e)?;
+                    }
+                    ForInitializer::Declaration(d) => self.local_declaration(d)?,
+                    ForInitializer::StaticAssert(_) => {
+                        return Err(self.unsupported(s.span, "_Static_assert"))
+                    }
+                }
+                let (head, body, step, exit) = (
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                    self.new_loc(s.span),
+                );
+                self.jump(self.cur, head);
+                self.cur = head;
+                match &f.node.condition {
+                    Some(c) => self.branch(c, body, exit)?,
+                    None => self.jump(head, body),
+                }
+                self.cur = body;
+                self.loops.push((exit, Some(step)));
+                self.statement(&f.node.statement)?;
+                self.loops.pop();
+                self.jump(self.cur, step);
+                self.cur = step;
+                if let Some(e) = &f.node.step {
+                    self.expr(e)?;
+                }
+                self.jump(self.cur, head);
+                self.cur = exit;
+                self.scopes.pop();
+                Ok(())
+            }
+            Statement::Break => {
+                let Some(&(exit, _)) = self.loops.last() else {
+                    return Err(self.unsupported(s.span, "break outside a loop (switch)"));
+                };
+                self.jump_away(exit, s.span);
+                Ok(())
+            }
+            Statement::Continue => {
+                let Some(&(_, Some(next))) = self.loops.last() else {
+                    return Err(self.unsupported(s.span, "continue outside a loop"));
+                };
+                self.jump_away(next, s.span);
+                Ok(())
+            }
+            Statement::Return(e) => {
+                let value = match e {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                let frame = self.frames.last().expect("frame");
+                let (exit, ret, is_main) = (frame.exit, frame.ret, frame.is_main);
+                if is_main {
+                    let sink = self.sink;
+                    self.jump_away(sink, s.span);
+                    return Ok(());
+                }
+                if let (Some((var, ty)), Some((v, from))) = (ret, value) {
+                    let v = convert(&mut self.cfa.terms, v, from, ty);
+                    self.emit(Command::Assign(var, v), s.span);
+                }
+                self.jump_away(exit, s.span);
+                Ok(())
+            }
+            Statement::Switch(_) => Err(self.unsupported(s.span, "switch")),
+            Statement::Asm(_) => Err(self.unsupported(s.span, "inline assembly")),
+        }
+    }
+
+    fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
+        let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
+            return Err(self.unsupported(d.span, "a void variable"));
+        };
+        for init in &d.node.declarators {
+            if init
+                .node
+                .declarator
+                .node
+                .derived
+                .iter()
+                .any(|x| matches!(x.node, DerivedDeclarator::Function(_)))
+            {
+                continue; // a local prototype
+            }
+            self.check_declarator(&init.node.declarator)?;
+            let name = name_of(&init.node.declarator.node)
+                .unwrap_or("?")
+                .to_string();
+            let var = self.new_var(&name, ty);
+            match &init.node.initializer {
+                Some(i) => {
+                    let v = self.initializer(i, ty)?;
+                    self.emit(Command::Assign(var, v), d.span);
+                }
+                // An uninitialised local holds an indeterminate value each time.
+                None => self.emit(Command::Havoc(var), d.span),
+            }
+            self.scopes
+                .last_mut()
+                .expect("scope")
+                .insert(name, (var, ty));
+        }
+        Ok(())
+    }
+
+    /// Branches on a condition with C's short-circuit evaluation.
+    fn branch(&mut self, e: &'a Node<Expression>, t: Loc, f: Loc) -> Result<()> {
+        match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) =>
+            {
+                self.branch_logical(b, t, f)
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
+                self.branch(&u.node.operand, f, t)
+            }
+            _ => {
+                let (v, ty) = self.expr(e)?;
+                let yes = truth(&mut self.cfa.terms, v, ty);
+                let no = self.cfa.terms.not(yes);
+                self.cfa.add_edge(self.cur, Command::Assume(yes), t);
+                self.cfa.add_edge(self.cur, Command::Assume(no), f);
+                Ok(())
+            }
+        }
+    }
+
+    /// Branches on `a && b` or `a || b`, evaluating `b` only when needed.
+    fn branch_logical(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        t: Loc,
+        f: Loc,
+    ) -> Result<()> {
+        let mid = self.new_loc(b.span);
+        if b.node.operator.node == BinaryOperator::LogicalAnd {
+            self.branch(&b.node.lhs, mid, f)?;
+        } else {
+            self.branch(&b.node.lhs, t, mid)?;
+        }
+        self.cur = mid;
+        self.branch(&b.node.rhs, t, f)
+    }
+
+    /// Copies a value into a temporary, so that later side effects do not change it.
+    fn stabilize(&mut self, v: (Term, CType), span: Span) -> (Term, CType) {
+        if matches!(self.cfa.terms.op(v.0), Op::Bv(_)) {
+            return v;
+        }
+        let tmp = self.new_var("tmp", v.1);
+        self.emit(Command::Assign(tmp, v.0), span);
+        (tmp, v.1)
+    }
+
+    fn constant(&self, c: &Node<Constant>) -> Result<(Term, CType)> {
+        Err(self.unsupported(c.span, "this constant"))
+    }
+
+    fn integer(&mut self, c: &Node<Constant>) -> Result<(Term, CType)> {
+        let (value, ty) = match &c.node {
+            Constant::Integer(i) => {
+                let digits: String = i.number.chars().filter(|c| *c != '\'').collect();
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Binary => 2,
+                };
+                let digits = match i.base {
+                    IntegerBase::Hexadecimal => digits
+                        .trim_start_matches("0x")
+                        .trim_start_matches("0X")
+                        .to_string(),
+                    IntegerBase::Binary => digits
+                        .trim_start_matches("0b")
+                        .trim_start_matches("0B")
+                        .to_string(),
+                    _ => digits,
+                };
+                let value =
+                    u128::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix)
+                        .map_err(|_| {
+                            self.unsupported(c.span, format!("integer constant `{}`", i.number))
+                        })?;
+                let long = if self.options.lp64 { 64 } else { 32 };
+                let min_width = match i.suffix.size {
+                    IntegerSize::Int => 32,
+                    IntegerSize::Long => long,
+                    IntegerSize::LongLong => 64,
+                };
+                // C11 6.4.4.1: the first type in the list that holds the value.
+                let decimal = i.base == IntegerBase::Decimal;
+                let mut candidates = Vec::new();
+                for w in [32u32, long, 64] {
+                    if w < min_width {
+                        continue;
+                    }
+                    if !i.suffix.unsigned {
+                        candidates.push(CType::int(w, true));
+                    }
+                    if i.suffix.unsigned || !decimal {
+                        candidates.push(CType::int(w, false));
+                    }
+                }
+                let fits = |t: &CType| {
+                    let bits = if t.signed { t.width - 1 } else { t.width };
+                    value < (1u128 << bits)
+                };
+                let ty = candidates.into_iter().find(fits).ok_or_else(|| {
+                    self.unsupported(c.span, format!("integer constant `{}` too large", i.number))
+                })?;
+                (value, ty)
+            }
+            Constant::Character(s) => {
+                let inner = s.trim_start_matches('\'').trim_end_matches('\'');
+                let v = match inner {
+                    "\\n" => 10,
+                    "\\t" => 9,
+                    "\\0" => 0,
+                    "\\\\" => 92,
+                    "\\'" => 39,
+                    _ if inner.len() == 1 => inner.as_bytes()[0] as i8 as i64 as u128,
+                    _ => return Err(self.unsupported(c.span, format!("character constant {s}"))),
+                };
+                (v & 0xffff_ffff, CType::INT)
+            }
+            Constant::Float(_) => return Err(self.unsupported(c.span, "floating-point constants")),
+        };
+        let mut bv = BvValue::zero(ty.width);
+        for b in 0..ty.width.min(128) {
+            bv.set_bit(b, value >> b & 1 == 1);
+        }
+        Ok((self.cfa.terms.bv(bv), ty))
+    }
+
+    fn expr(&mut self, e: &'a Node<Expression>) -> Result<(Term, CType)> {
+        match &e.node {
+            Expression::Constant(c) => match c.node {
+                Constant::Integer(_) | Constant::Character(_) => self.integer(c),
+                Constant::Float(_) => self.constant(c),
+            },
+            Expression::Identifier(id) => self.lookup(&id.node.name, e.span),
+            Expression::Call(call) => self.call(call, e.span),
+            Expression::Cast(c) => {
+                let (v, from) = self.expr(&c.node.expression)?;
+                let specs: Vec<&TypeSpecifier> = c
+                    .node
+                    .type_name
+                    .node
+                    .specifiers
+                    .iter()
+                    .filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(d) = &c.node.type_name.node.declarator {
+                    self.check_declarator(d)?;
+                }
+                match self.base_type(&specs, c.span)? {
+                    Some(to) => Ok((convert(&mut self.cfa.terms, v, from, to), to)),
+                    None => Ok((v, from)), // (void) casts discard
+                }
+            }
+            Expression::UnaryOperator(u) => self.unary(u, e.span),
+            Expression::BinaryOperator(b) => self.binary(b, e.span),
+            Expression::Conditional(c) => {
+                let pure = !has_side_effects(&c.node.then_expression.node)
+                    && !has_side_effects(&c.node.else_expression.node);
+                if pure {
+                    let (cv, cty) = self.expr(&c.node.condition)?;
+                    let cond = truth(&mut self.cfa.terms, cv, cty);
+                    let (a, at) = self.expr(&c.node.then_expression)?;
+                    let (b, bt) = self.expr(&c.node.else_expression)?;
+                    let ty = CType::common(at, bt);
+                    let (a, b) = (
+                        convert(&mut self.cfa.terms, a, at, ty),
+                        convert(&mut self.cfa.terms, b, bt, ty),
+                    );
+                    return Ok((self.cfa.terms.mk(Op::Ite, &[cond, a, b]), ty));
+                }
+                Err(self.unsupported(
+                    e.span,
+                    "a conditional expression whose branches have side effects",
+                ))
+            }
+            Expression::Comma(list) => {
+                let mut last = None;
+                for x in list.iter() {
+                    last = Some(self.expr(x)?);
+                }
+                last.ok_or_else(|| self.unsupported(e.span, "an empty comma expression"))
+            }
+            Expression::StringLiteral(_) => Err(self.unsupported(e.span, "string literals")),
+            Expression::Member(_) => Err(self.unsupported(e.span, "structs and unions")),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => {
+                Err(self.unsupported(e.span, "sizeof"))
+            }
+            _ => Err(self.unsupported(e.span, "this expression")),
+        }
+    }
+
+    fn assign_to(
+        &mut self,
+        lhs: &'a Node<Expression>,
+        value: Term,
+        from: CType,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let Expression::Identifier(id) = &lhs.node else {
+            return Err(self.unsupported(lhs.span, "assignment to something other than a variable"));
+        };
+        let (var, ty) = self.lookup(&id.node.name, lhs.span)?;
+        let v = convert(&mut self.cfa.terms, value, from, ty);
+        self.emit(Command::Assign(var, v), span);
+        Ok((var, ty))
+    }
+
+    fn unary(&mut self, u: &'a Node<UnaryOperatorExpression>, span: Span) -> Result<(Term, CType)> {
+        use UnaryOperator::*;
+        let op = u.node.operator.node.clone();
+        match op {
+            PreIncrement | PreDecrement | PostIncrement | PostDecrement => {
+                let (old, ty) = self.expr(&u.node.operand)?;
+                let old = if matches!(op, PostIncrement | PostDecrement) {
+                    self.stabilize((old, ty), span).0
+                } else {
+                    old
+                };
+                let p = ty.promoted();
+                let wide = convert(&mut self.cfa.terms, old, ty, p);
+                let one = self.cfa.terms.bv(BvValue::from_u64(p.width, 1));
+                let arith = if matches!(op, PreIncrement | PostIncrement) {
+                    Op::BvAdd
+                } else {
+                    Op::BvSub
+                };
+                let new = self.cfa.terms.mk(arith, &[wide, one]);
+                let (var, vty) = self.assign_to(&u.node.operand, new, p, span)?;
+                Ok(if matches!(op, PreIncrement | PreDecrement) {
+                    (var, vty)
+                } else {
+                    (old, ty)
+                })
+            }
+            Plus | Minus | Complement => {
+                let (v, ty) = self.expr(&u.node.operand)?;
+                let p = ty.promoted();
+                let v = convert(&mut self.cfa.terms, v, ty, p);
+                let r = match op {
+                    Plus => v,
+                    Minus => self.cfa.terms.mk(Op::BvNeg, &[v]),
+                    _ => self.cfa.terms.mk(Op::BvNot, &[v]),
+                };
+                Ok((r, p))
+            }
+            Negate => {
+                let (v, ty) = self.expr(&u.node.operand)?;
+                let t = truth(&mut self.cfa.terms, v, ty);
+                let f = self.cfa.terms.not(t);
+                Ok((from_bool(&mut self.cfa.terms, f, CType::INT), CType::INT))
+            }
+            Address | Indirection => Err(self.unsupported(span, "pointers")),
+        }
+    }
+
+    fn arith(
+        &mut self,
+        op: &BinaryOperator,
+        a: (Term, CType),
+        b: (Term, CType),
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use BinaryOperator::*;
+        let terms = &mut self.cfa.terms;
+        if matches!(
+            op,
+            ShiftLeft | ShiftRight | AssignShiftLeft | AssignShiftRight
+        ) {
+            // Operands promote separately; the result has the left one's type.
+            let (lt, rt) = (a.1.promoted(), b.1.promoted());
+            let l = convert(terms, a.0, a.1, lt);
+            let r = convert(terms, b.0, b.1, rt);
+            let amount = convert(
+                terms,
+                r,
+                CType::int(rt.width, false),
+                CType::int(lt.width, false),
+            );
+            let o = match op {
+                ShiftLeft | AssignShiftLeft => Op::BvShl,
+                _ if lt.signed => Op::BvAshr,
+                _ => Op::BvLshr,
+            };
+            return Ok((terms.mk(o, &[l, amount]), lt));
+        }
+        let ty = CType::common(a.1, b.1);
+        let l = convert(terms, a.0, a.1, ty);
+        let r = convert(terms, b.0, b.1, ty);
+        let value = |o: Op, terms: &mut crate::ir::term::Terms| terms.mk(o, &[l, r]);
+        let compare = |o: Op, terms: &mut crate::ir::term::Terms| {
+            let p = terms.mk(o, &[l, r]);
+            (from_bool(terms, p, CType::INT), CType::INT)
+        };
+        Ok(match op {
+            Multiply | AssignMultiply => (value(Op::BvMul, terms), ty),
+            Divide | AssignDivide => (
+                value(if ty.signed { Op::BvSdiv } else { Op::BvUdiv }, terms),
+                ty,
+            ),
+            Modulo | AssignModulo => (
+                value(if ty.signed { Op::BvSrem } else { Op::BvUrem }, terms),
+                ty,
+            ),
+            Plus | AssignPlus => (value(Op::BvAdd, terms), ty),
+            Minus | AssignMinus => (value(Op::BvSub, terms), ty),
+            BitwiseAnd | AssignBitwiseAnd => (value(Op::BvAnd, terms), ty),
+            BitwiseXor | AssignBitwiseXor => (value(Op::BvXor, terms), ty),
+            BitwiseOr | AssignBitwiseOr => (value(Op::BvOr, terms), ty),
+            Less => compare(if ty.signed { Op::BvSlt } else { Op::BvUlt }, terms),
+            Greater => compare(if ty.signed { Op::BvSgt } else { Op::BvUgt }, terms),
+            LessOrEqual => compare(if ty.signed { Op::BvSle } else { Op::BvUle }, terms),
+            GreaterOrEqual => compare(if ty.signed { Op::BvSge } else { Op::BvUge }, terms),
+            Equals => compare(Op::Eq, terms),
+            NotEquals => compare(Op::Distinct, terms),
+            Index => return Err(self.unsupported(span, "arrays")),
+            _ => return Err(self.unsupported(span, "this operator")),
+        })
+    }
+
+    fn binary(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use BinaryOperator::*;
+        let op = b.node.operator.node.clone();
+        match op {
+            Assign => {
+                let (v, ty) = self.expr(&b.node.rhs)?;
+                self.assign_to(&b.node.lhs, v, ty, span)
+            }
+            LogicalAnd | LogicalOr => {
+                if has_side_effects(&b.node.rhs.node) {
+                    // Short-circuit through control flow into a temporary.
+                    let tmp = self.new_var("logic", CType::INT);
+                    let (t, f, join) = (self.new_loc(span), self.new_loc(span), self.new_loc(span));
+                    self.branch_logical(b, t, f)?;
+                    let one = self.cfa.terms.bv(BvValue::from_u64(32, 1));
+                    let zero = self.cfa.terms.bv(BvValue::zero(32));
+                    self.cfa.add_edge(t, Command::Assign(tmp, one), join);
+                    self.cfa.add_edge(f, Command::Assign(tmp, zero), join);
+                    self.cur = join;
+                    return Ok((tmp, CType::INT));
+                }
+                let (a, at) = self.expr(&b.node.lhs)?;
+                let (c, ct) = self.expr(&b.node.rhs)?;
+                let x = truth(&mut self.cfa.terms, a, at);
+                let y = truth(&mut self.cfa.terms, c, ct);
+                let o = if op == LogicalAnd { Op::And } else { Op::Or };
+                let p = self.cfa.terms.mk(o, &[x, y]);
+                Ok((from_bool(&mut self.cfa.terms, p, CType::INT), CType::INT))
+            }
+            AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus
+            | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor
+            | AssignBitwiseOr => {
+                let rhs = self.expr(&b.node.rhs)?;
+                let lhs = self.expr(&b.node.lhs)?;
+                let (v, ty) = self.arith(&op, lhs, rhs, span)?;
+                self.assign_to(&b.node.lhs, v, ty, span)
+            }
+            _ => {
+                let mut lhs = self.expr(&b.node.lhs)?;
+                if has_side_effects(&b.node.rhs.node) {
+                    lhs = self.stabilize(lhs, span);
+                }
+                let rhs = self.expr(&b.node.rhs)?;
+                self.arith(&op, lhs, rhs, span)
+            }
+        }
+    }
+
+    fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> Result<(Term, CType)> {
+        let Expression::Identifier(id) = &call.node.callee.node else {
+            return Err(self.unsupported(span, "calls through function pointers"));
+        };
+        let name = id.node.name.as_str();
+        let int0 = || (BvValue::zero(32), CType::INT);
+        let void = |l: &mut Self| {
+            let (v, t) = int0();
+            (l.cfa.terms.bv(v), t)
+        };
+        if let Some(kind) = name.strip_prefix("__VERIFIER_nondet_") {
+            let long = if self.options.lp64 { 64 } else { 32 };
+            let ty = match kind {
+                "int" => CType::int(32, true),
+                "uint" | "unsigned" => CType::int(32, false),
+                "char" => CType::int(8, true),
+                "uchar" => CType::int(8, false),
+                "short" => CType::int(16, true),
+                "ushort" => CType::int(16, false),
+                "long" => CType::int(long, true),
+                "ulong" => CType::int(long, false),
+                "bool" | "_Bool" => CType::bool(),
+                other => return Err(self.unsupported(span, format!("__VERIFIER_nondet_{other}"))),
+            };
+            let v = self.new_var(&format!("nondet_{kind}"), ty);
+            self.emit(Command::Havoc(v), span);
+            if ty.boolean {
+                // A _Bool holds 0 or 1.
+                let one = self.cfa.terms.bv(BvValue::from_u64(8, 1));
+                let ok = self.cfa.terms.mk(Op::BvUle, &[v, one]);
+                self.emit(Command::Assume(ok), span);
+            }
+            return Ok((v, ty));
+        }
+        let user = self.functions.get(name).copied();
+        match (name, user) {
+            ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
+                let error = self.cfa.error;
+                self.jump_away(error, span);
+                Ok(void(self))
+            }
+            ("abort" | "exit", None) => {
+                for a in &call.node.arguments {
+                    self.expr(a)?;
+                }
+                let sink = self.sink;
+                self.jump_away(sink, span);
+                Ok(void(self))
+            }
+            ("__VERIFIER_assume", None) => {
+                let (v, ty) = self.expr(&call.node.arguments[0])?;
+                let c = truth(&mut self.cfa.terms, v, ty);
+                self.emit(Command::Assume(c), span);
+                Ok(void(self))
+            }
+            ("__VERIFIER_assert" | "assert", None) => {
+                let (ok, fail) = (self.new_loc(span), self.cfa.error);
+                self.branch(&call.node.arguments[0], ok, fail)?;
+                self.cur = ok;
+                Ok(void(self))
+            }
+            (_, Some(f)) => {
+                let mut args = Vec::new();
+                for a in &call.node.arguments {
+                    let v = self.expr(a)?;
+                    args.push(self.stabilize(v, span));
+                }
+                let ret = self.inline(f, name, &args, false)?;
+                Ok(ret.unwrap_or_else(|| void(self)))
+            }
+            (_, None) => {
+                Err(self.unsupported(span, format!("a call of the undefined function `{name}`")))
+            }
+        }
+    }
+}

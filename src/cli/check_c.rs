@@ -1,0 +1,135 @@
+//! `invar check` on C programs: lower to a CFA, compress it by large-block
+//! encoding (unless `--no-lbe`), encode it as a transition system, bit-blast
+//! and decide; a counterexample is replayed on the transition system and
+//! printed as locations and variable values per step. The answer follows
+//! SV-COMP: `false` (the error is reachable), `true`, or `unknown`.
+
+use super::args::CheckArgs;
+use super::check::{decide, report_unknown, start_budget, Decided};
+use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
+use invar::bitblast::bitblast;
+use invar::cfront::{lower_file, Options, Program};
+use invar::check::word;
+use invar::ir::cfa::encode::encode;
+use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
+use invar::ir::term::eval::Value;
+use invar::ir::ts::{Ts, WordTrace};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Lowers a C file into its (compressed, unless told not to) program.
+pub fn program(args: &CheckArgs) -> Result<Program, String> {
+    let file = args.file.display().to_string();
+    let options = Options { lp64: args.lp64 };
+    let mut program = lower_file(&args.file, &options).map_err(|e| format!("{file}: {e}"))?;
+    if args.dump_cfa {
+        eprint!("{}", program.cfa);
+    }
+    if !args.no_lbe {
+        let stats = large_block_encoding(&mut program.cfa, LbeOptions::default());
+        if args.verbose || args.dump_cfa {
+            eprintln!(
+                "invar: large-block encoding: {} locations and {} edges before, {} and {} after",
+                stats.before.0, stats.before.1, stats.after.0, stats.after.1
+            );
+        }
+        if args.dump_cfa {
+            eprint!("{}", program.cfa);
+        }
+    }
+    Ok(program)
+}
+
+/// A C integer value in decimal.
+fn c_value(b: &invar::ir::bv::BvValue, signed: bool) -> String {
+    match b.to_u64() {
+        Some(u) if signed && b.msb() => {
+            let w = b.width();
+            format!("{}", u as i128 - (1i128 << w))
+        }
+        Some(u) => format!("{u}"),
+        None => format!("#b{}", b.to_binary()),
+    }
+}
+
+/// The counterexample as locations and variable values per step.
+fn c_trace(program: &Program, ts: &Ts, trace: &WordTrace) -> String {
+    let locations = program.cfa.live_locations();
+    let mut out = String::new();
+    for (k, states) in trace.states.iter().enumerate() {
+        // States: pc, valid, then the program variables in order.
+        let label = match &states[0] {
+            Value::Bv(v) => v
+                .to_u64()
+                .and_then(|i| locations.get(i as usize))
+                .map(|l| program.cfa.labels[l.0 as usize].clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let values: Vec<String> = (ts.states.iter().zip(states))
+            .skip(2)
+            .map(|(s, v)| {
+                let name = ts.terms.var_name(s.var).unwrap_or("?");
+                match (v, program.types.get(&s.var)) {
+                    (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
+                    _ => format!("{name}={v}"),
+                }
+            })
+            .collect();
+        out += &format!("step {k}: {label}: {}\n", values.join(" "));
+    }
+    out
+}
+
+pub fn run(args: &CheckArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let unknown_text = "unknown\n";
+    let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
+    let file = args.file.display().to_string();
+    let program = match program(args) {
+        Ok(p) => p,
+        Err(reason) if reason.contains("unsupported") => {
+            return Ok(report_unknown(
+                args,
+                &file,
+                &[0],
+                &reason,
+                None,
+                start,
+                unknown_text,
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    let ts = encode(&program.cfa);
+    let blasted = bitblast(&ts).map_err(|e| format!("{file}: internal error: {e}"))?;
+    let (decided, outcome) = decide(&blasted.aig, &[0], args, &budget, &file)?;
+    match decided {
+        Decided::Unsafe(trace) => {
+            let words = blasted.word_trace(&ts, &trace);
+            match word::replay(&ts, &words, &[0]) {
+                Ok(r) if r.step + 1 == words.len() => {
+                    print_verdict(&format!("false\n{}", c_trace(&program, &ts, &words)));
+                    Ok(EXIT_UNSAFE)
+                }
+                other => Err(format!(
+                    "internal error: the {} engine's counterexample does not replay ({other:?}); no verdict",
+                    outcome.engine
+                )),
+            }
+        }
+        Decided::Safe { .. } => {
+            print_verdict("true\n");
+            Ok(EXIT_SAFE)
+        }
+        Decided::Unknown(reason) => Ok(report_unknown(
+            args,
+            &file,
+            &[0],
+            &reason,
+            Some(&outcome),
+            start,
+            unknown_text,
+        )),
+    }
+}
