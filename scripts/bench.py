@@ -27,11 +27,13 @@ def expected_of(row):
     """The expected verdict of a manifest row, as safe/unsafe/unknown.
 
     The column's name starts with `expected`; BTOR2 sets say sat (a bad state
-    is reachable) and unsat; notes after the first word are ignored."""
+    is reachable) and unsat, C sets (expected_unreach_call) true and false;
+    notes after the first word are ignored."""
     for key, value in row.items():
         if key and key.startswith("expected") and value:
             word = value.split()[0]
-            return {"sat": "unsafe", "unsat": "safe"}.get(word, word)
+            mapping = {"sat": "unsafe", "unsat": "safe", "true": "safe", "false": "unsafe"}
+            return mapping.get(word, word)
     return ""
 
 
@@ -53,7 +55,7 @@ def load(path):
                     rows.append((os.path.join(directory, row["file"]), expected_of(row)))
     else:
         for name in sorted(os.listdir(directory)):
-            if name.endswith((".aig", ".aag", ".btor2", ".btor")):
+            if name.endswith((".aig", ".aag", ".btor2", ".btor", ".vmt", ".c", ".i")):
                 rows.append((os.path.join(directory, name), ""))
     return rows
 
