@@ -250,18 +250,18 @@ impl Blasted {
             states: Vec::new(),
             inputs: Vec::new(),
         };
-        let value = |sort: &Sort, bits: Vec<bool>| word_value(sort, &bits);
         for inputs in &trace.inputs {
             let states = (ts.states.iter().zip(&self.state_latches))
                 .map(|(s, pos)| {
-                    value(
-                        ts.terms.sort(s.var),
-                        pos.iter().map(|&p| latches[p]).collect(),
-                    )
+                    let bits: Vec<bool> = pos.iter().map(|&p| latches[p]).collect();
+                    word_value(ts.terms.sort(s.var), &bits)
                 })
                 .collect();
             let ins = (ts.inputs.iter().zip(&self.input_bits))
-                .map(|(&v, pos)| value(ts.terms.sort(v), pos.iter().map(|&p| inputs[p]).collect()))
+                .map(|(&v, pos)| {
+                    let bits: Vec<bool> = pos.iter().map(|&p| inputs[p]).collect();
+                    word_value(ts.terms.sort(v), &bits)
+                })
                 .collect();
             out.states.push(states);
             out.inputs.push(ins);
@@ -460,7 +460,7 @@ impl Blaster<'_> {
             BvSle => one(!words::slt(aig, &args[1], &args[0])),
             BvSge => one(!words::slt(aig, &args[0], &args[1])),
             BvRedAnd => one(words::and_all(aig, &args[0])),
-            BvRedOr => one(words::or_all(aig, &args[0])),
+            BvRedOr => one(aig.or_all(&args[0])),
             BvRedXor => one(words::xor_all(aig, &args[0])),
             BvUaddo => one(words::add(aig, &args[0], &args[1], Lit::FALSE).1),
             BvSaddo => {
@@ -479,7 +479,7 @@ impl Blaster<'_> {
                 a.resize(2 * w, Lit::FALSE);
                 b.resize(2 * w, Lit::FALSE);
                 let p = words::mul(aig, &a, &b);
-                one(words::or_all(aig, &p[w..]))
+                one(aig.or_all(&p[w..]))
             }
             BvSmulo => {
                 let w = args[0].len();
@@ -491,7 +491,7 @@ impl Blaster<'_> {
                 let p = words::mul(aig, &a, &b);
                 let top = &p[w - 1..];
                 let all_ones = words::and_all(aig, top);
-                let any = words::or_all(aig, top);
+                let any = aig.or_all(top);
                 one(aig.and(any, !all_ones))
             }
             BvSdivo => {

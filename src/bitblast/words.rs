@@ -218,11 +218,6 @@ pub fn rotate_left_by(aig: &mut Aig, a: &[Lit], amount: &[Lit]) -> Word {
     cur
 }
 
-/// OR of all bits.
-pub fn or_all(aig: &mut Aig, a: &[Lit]) -> Lit {
-    aig.or_all(a)
-}
-
 /// AND of all bits.
 pub fn and_all(aig: &mut Aig, a: &[Lit]) -> Lit {
     a.iter().fold(Lit::TRUE, |acc, &l| aig.and(acc, l))

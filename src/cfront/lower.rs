@@ -194,7 +194,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn base_type(&self, specs: &[&TypeSpecifier], span: Span) -> Result<Option<CType>> {
-        let (mut longs, mut signed, mut unsigned) = (0, false, false);
+        let (mut longs, mut unsigned) = (0, false);
         let mut base: Option<&str> = None;
         for s in specs {
             match s {
@@ -203,7 +203,8 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Short => base = Some("short"),
                 TypeSpecifier::Int => base = base.or(Some("int")),
                 TypeSpecifier::Long => longs += 1,
-                TypeSpecifier::Signed => signed = true,
+                // `signed` only confirms the default signedness of int, short and long.
+                TypeSpecifier::Signed => {}
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Bool => base = Some("bool"),
                 TypeSpecifier::Float | TypeSpecifier::Double => {
@@ -229,8 +230,6 @@ impl<'a> Lowerer<'a> {
             (_, 1) => CType::int(long_width, !unsigned),
             _ => CType::int(64, !unsigned),
         };
-        // `signed` only confirms the default signedness of int, short and long.
-        let _ = signed;
         Ok(Some(ty))
     }
 
@@ -703,10 +702,6 @@ impl<'a> Lowerer<'a> {
         (tmp, v.1)
     }
 
-    fn constant(&self, c: &Node<Constant>) -> Result<(Term, CType)> {
-        Err(self.unsupported(c.span, "this constant"))
-    }
-
     fn integer(&mut self, c: &Node<Constant>) -> Result<(Term, CType)> {
         let (value, ty) = match &c.node {
             Constant::Integer(i) => {
@@ -788,7 +783,7 @@ impl<'a> Lowerer<'a> {
         match &e.node {
             Expression::Constant(c) => match c.node {
                 Constant::Integer(_) | Constant::Character(_) => self.integer(c),
-                Constant::Float(_) => self.constant(c),
+                Constant::Float(_) => Err(self.unsupported(c.span, "this constant")),
             },
             Expression::Identifier(id) => self.lookup(&id.node.name, e.span),
             Expression::Call(call) => self.call(call, e.span),
@@ -1031,16 +1026,16 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The value of a call that returns nothing (an `int` 0 nobody reads).
+    fn no_value(&mut self) -> (Term, CType) {
+        (self.cfa.terms.bv(BvValue::zero(32)), CType::INT)
+    }
+
     fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> Result<(Term, CType)> {
         let Expression::Identifier(id) = &call.node.callee.node else {
             return Err(self.unsupported(span, "calls through function pointers"));
         };
         let name = id.node.name.as_str();
-        let int0 = || (BvValue::zero(32), CType::INT);
-        let void = |l: &mut Self| {
-            let (v, t) = int0();
-            (l.cfa.terms.bv(v), t)
-        };
         if let Some(kind) = name.strip_prefix("__VERIFIER_nondet_") {
             let long = if self.options.lp64 { 64 } else { 32 };
             let ty = match kind {
@@ -1070,7 +1065,7 @@ impl<'a> Lowerer<'a> {
             ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
                 let error = self.cfa.error;
                 self.jump_away(error, span);
-                Ok(void(self))
+                Ok(self.no_value())
             }
             ("abort" | "exit", None) => {
                 for a in &call.node.arguments {
@@ -1078,19 +1073,19 @@ impl<'a> Lowerer<'a> {
                 }
                 let sink = self.sink;
                 self.jump_away(sink, span);
-                Ok(void(self))
+                Ok(self.no_value())
             }
             ("__VERIFIER_assume", None) => {
                 let (v, ty) = self.expr(&call.node.arguments[0])?;
                 let c = truth(&mut self.cfa.terms, v, ty);
                 self.emit(Command::Assume(c), span);
-                Ok(void(self))
+                Ok(self.no_value())
             }
             ("__VERIFIER_assert" | "assert", None) => {
                 let (ok, fail) = (self.new_loc(span), self.cfa.error);
                 self.branch(&call.node.arguments[0], ok, fail)?;
                 self.cur = ok;
-                Ok(void(self))
+                Ok(self.no_value())
             }
             (_, Some(f)) => {
                 let mut args = Vec::new();
@@ -1099,7 +1094,7 @@ impl<'a> Lowerer<'a> {
                     args.push(self.stabilize(v, span));
                 }
                 let ret = self.inline(f, name, &args, false)?;
-                Ok(ret.unwrap_or_else(|| void(self)))
+                Ok(ret.unwrap_or_else(|| self.no_value()))
             }
             (_, None) => {
                 Err(self.unsupported(span, format!("a call of the undefined function `{name}`")))

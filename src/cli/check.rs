@@ -236,7 +236,13 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
     let aiger = aiger::read_file(&args.file).map_err(|e| e.to_string())?;
     let full = aiger.to_aig();
     let file = args.file.display().to_string();
-    let props = select_properties(&aiger, args.property, &file)?;
+    let props = select_properties(
+        aiger.bad_properties().len(),
+        !aiger.justice.is_empty(),
+        args.property,
+        &file,
+        "bad, justice or output",
+    )?;
     let hwmcc_unknown = format!("2\n{}\n.\n", props_text(&props));
     *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = hwmcc_unknown.clone();
     if props.is_empty() {
@@ -398,19 +404,23 @@ fn run_engine(args: &CheckArgs, aig: &Aig, limits: &Limits, ic3_backend: Backend
 }
 
 /// The bad properties to check: the one asked for, or all of them.
-fn select_properties(
-    aiger: &Aiger,
+///
+/// `count` bad properties and whether there is justice decide; `kinds` names
+/// what the format could have held, for the message when there is nothing.
+pub(super) fn select_properties(
+    count: usize,
+    has_justice: bool,
     property: Option<usize>,
     file: &str,
+    kinds: &str,
 ) -> Result<Vec<usize>, String> {
-    let count = aiger.bad_properties().len();
     match property {
         Some(p) if p < count => Ok(vec![p]),
         Some(p) => Err(format!(
             "{file}: --property {p} is out of range: the model has {count} bad properties"
         )),
-        None if count == 0 && aiger.justice.is_empty() => Err(format!(
-            "{file}: the model has no property to check (no bad, justice or output)"
+        None if count == 0 && !has_justice => Err(format!(
+            "{file}: the model has no property to check (no {kinds})"
         )),
         None => Ok((0..count).collect()),
     }

@@ -8,7 +8,7 @@ use super::args::CheckArgs;
 use super::check::{decide, report_unknown, start_budget, Decided};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
-use invar::cfront::{lower_file, Options, Program};
+use invar::cfront::{lower_file, FrontError, Options, Program};
 use invar::check::word;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
@@ -17,11 +17,11 @@ use invar::ir::ts::{Ts, WordTrace};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Lowers a C file into its (compressed, unless told not to) program.
-pub fn program(args: &CheckArgs) -> Result<Program, String> {
-    let file = args.file.display().to_string();
+/// Lowers a C file into its program, compressed by large-block encoding
+/// unless `args` says `--no-lbe`; `--dump-cfa` and `-v` print on stderr.
+pub fn program(args: &CheckArgs) -> Result<Program, FrontError> {
     let options = Options { lp64: args.lp64 };
-    let mut program = lower_file(&args.file, &options).map_err(|e| format!("{file}: {e}"))?;
+    let mut program = lower_file(&args.file, &options)?;
     if args.dump_cfa {
         eprint!("{}", program.cfa);
     }
@@ -88,7 +88,8 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let file = args.file.display().to_string();
     let program = match program(args) {
         Ok(p) => p,
-        Err(reason) if reason.contains("unsupported") => {
+        Err(e @ FrontError::Unsupported { .. }) => {
+            let reason = format!("{file}: {e}");
             return Ok(report_unknown(
                 args,
                 &file,
@@ -99,7 +100,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 unknown_text,
             ));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);
     let blasted = bitblast(&ts).map_err(|e| format!("{file}: internal error: {e}"))?;

@@ -9,7 +9,8 @@
 use super::args::CheckArgs;
 use super::check::Format;
 use super::check::{
-    decide, maybe_write_certificate, report_unknown, safe_summary, start_budget, summary, Decided,
+    decide, maybe_write_certificate, report_unknown, safe_summary, select_properties, start_budget,
+    summary, Decided,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
@@ -37,21 +38,13 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
     let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
     let file = args.file.display().to_string();
     let ts = read_model(&args.file, format)?;
-    let count = ts.bad.len();
-    let props: Vec<usize> = match args.property {
-        Some(p) if p < count => vec![p],
-        Some(p) => {
-            return Err(format!(
-                "{file}: --property {p} is out of range: the model has {count} bad properties"
-            ))
-        }
-        None if count == 0 && ts.justice.is_empty() => {
-            return Err(format!(
-                "{file}: the model has no property to check (no bad or justice)"
-            ))
-        }
-        None => (0..count).collect(),
-    };
+    let props = select_properties(
+        ts.bad.len(),
+        !ts.justice.is_empty(),
+        args.property,
+        &file,
+        "bad or justice",
+    )?;
     if props.is_empty() {
         let reason = "justice properties are not supported yet";
         return Ok(report_unknown(

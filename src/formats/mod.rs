@@ -53,3 +53,12 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The name (as given) and contents of a text model file; an unreadable file
+/// is a located error.
+pub fn read_text(path: &std::path::Path) -> Result<(String, String), ParseError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::new(&name, Location::File, format!("cannot read: {e}")))?;
+    Ok((name, text))
+}

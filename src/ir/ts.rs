@@ -5,7 +5,7 @@
 //! sections. A state without an init term starts anywhere; a state without a
 //! next term (and not constrained by `trans`) takes any value in each step.
 
-use crate::ir::term::{Sort, Term, Terms};
+use crate::ir::term::{Term, Terms};
 
 /// A state variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,34 +57,9 @@ pub struct Ts {
 }
 
 impl Ts {
-    /// The sort of state `i`.
-    pub fn state_sort(&self, i: usize) -> &Sort {
-        self.terms.sort(self.states[i].var)
-    }
-
     /// The position of the state whose current or primed variable is `var`.
     pub fn state_of(&self, var: Term) -> Option<usize> {
         (self.states.iter()).position(|s| s.var == var || s.next_var == Some(var))
-    }
-
-    /// Every sort used by a variable, for theory detection.
-    pub fn variable_sorts(&self) -> Vec<&Sort> {
-        let states = self.states.iter().map(|s| s.var);
-        (states.chain(self.inputs.iter().copied()))
-            .map(|v| self.terms.sort(v))
-            .collect()
-    }
-
-    /// Whether some variable has an Int or Real sort (or an array over them).
-    pub fn has_arithmetic(&self) -> bool {
-        fn arith(s: &Sort) -> bool {
-            match s {
-                Sort::Int | Sort::Real => true,
-                Sort::Array(i, e) => arith(i) || arith(e),
-                _ => false,
-            }
-        }
-        self.variable_sorts().into_iter().any(arith)
     }
 }
 

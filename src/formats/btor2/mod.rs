@@ -7,14 +7,12 @@ mod write;
 pub use read::{read_str, to_bool, to_bv1};
 pub use write::{write, Inexpressible};
 
-use crate::formats::{Location, ParseError};
+use crate::formats::ParseError;
 use crate::ir::ts::Ts;
 use std::path::Path;
 
 /// Reads a BTOR2 file.
 pub fn read_file(path: &Path) -> Result<Ts, ParseError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ParseError::new(&name, Location::File, format!("cannot read: {e}")))?;
+    let (name, text) = crate::formats::read_text(path)?;
     read_str(&name, &text)
 }

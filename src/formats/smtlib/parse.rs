@@ -506,10 +506,6 @@ impl<'a> Parser<'a, '_> {
                 *a = self.coerce(*a, &Sort::Real)?;
             }
         }
-        let op = match (op, args.len()) {
-            (Op::Sub, 1) => Op::Neg,
-            (op, _) => op,
-        };
         self.terms.app(op, &args).map_err(|e| {
             let what = if name.is_empty() {
                 e.to_string()

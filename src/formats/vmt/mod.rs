@@ -29,9 +29,7 @@ const KEYS: [&str; 5] = [
 
 /// Reads a VMT file.
 pub fn read_file(path: &Path) -> Result<Ts, ParseError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ParseError::new(&name, Location::File, format!("cannot read: {e}")))?;
+    let (name, text) = crate::formats::read_text(path)?;
     read_str(&name, &text)
 }
 
