@@ -12,4 +12,5 @@ pub mod engines;
 pub mod formats;
 pub mod ir;
 pub mod sat;
+pub mod smt;
 pub mod util;

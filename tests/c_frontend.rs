@@ -30,7 +30,9 @@ fn sv_comp_programs_get_their_expected_verdicts_with_and_without_lbe() {
             let out = invar(&["check", p, "--timeout", "20"]);
             assert_eq!(out.status.code(), Some(0));
             assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
-            assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported: floating-point"));
+            // `float f = 1;` is on line 6 of the source.
+            assert!(String::from_utf8_lossy(&out.stderr)
+                .contains("line 6: unsupported: floating-point"));
             continue;
         }
         let mut verdicts = Vec::new();
@@ -105,4 +107,78 @@ fn c_programs_export_to_vmt_with_the_same_verdict() {
         );
     }
     std::fs::remove_file(&tmp).ok();
+}
+
+/// Traces and refusals name lines of the source as written, not of the
+/// preprocessor's output, which headers lengthen by hundreds of lines.
+#[test]
+fn lines_are_source_lines_even_after_included_headers() {
+    let dir = std::env::temp_dir().join(format!("invar-c-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("wrap.c");
+    std::fs::write(
+        &program,
+        "#include <limits.h>\n\
+         #include <stdlib.h>\n\
+         extern void reach_error(void);\n\
+         extern unsigned int __VERIFIER_nondet_uint(void);\n\
+         int main(void) {\n\
+         unsigned int x = __VERIFIER_nondet_uint();\n\
+         if (x > UINT_MAX - 2) {\n\
+         x = x + 3;\n\
+         if (x < 3) reach_error();\n\
+         }\n\
+         return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let out = invar(&["check", program.to_str().unwrap(), "--no-lbe"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "{stdout}");
+    // Without LBE every statement is a step: the wrap-around on line 8 and
+    // the test on line 9 appear, and no line beyond the file's 12.
+    assert!(stdout.contains(": line 8: "), "{stdout}");
+    assert!(stdout.contains(": line 9: "), "{stdout}");
+    for label in stdout.lines().filter_map(|l| l.split(": ").nth(1)) {
+        if let Some(n) = label.strip_prefix("line ") {
+            assert!(n.parse::<usize>().unwrap() <= 12, "{stdout}");
+        }
+    }
+    let refused = dir.join("float.c");
+    std::fs::write(
+        &refused,
+        "#include <stdlib.h>\nint main(void) {\n  double d = 0.5;\n  return d > 1;\n}\n",
+    )
+    .unwrap();
+    let out = invar(&["check", refused.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("float.c: line 3: unsupported: floating-point"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Typedefs from headers and the program's own: scalar ones are their
+    // types, others are refused where they are used.
+    let typed = dir.join("typed.c");
+    std::fs::write(
+        &typed,
+        "#include <stddef.h>\ntypedef unsigned char u8;\ntypedef int *ip;\n\
+         extern void reach_error(void);\n\
+         int main(void) {\n  u8 c = 255;\n  c++;\n  if (c != 0) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let out = invar(&["check", typed.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    let text = std::fs::read_to_string(&typed).unwrap();
+    std::fs::write(&typed, text.replace("u8 c = 255;", "ip p; u8 c = 255;")).unwrap();
+    let out = invar(&["check", typed.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("line 6: unsupported: pointers (through typedef `ip`)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -100,11 +100,16 @@ fn vmt_conformance_model_gives_the_hand_computed_verdicts() {
         assert_eq!(out.status.code(), Some(20), "property {prop}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), "safe\n");
     }
+    // Int goes to the SMT engine: x starts at 0 and grows, so x >= 0 is
+    // 1-inductive, and the proof is confirmed by a second solver.
     let lia = root().join("formats/vmt/lia_counter.vmt");
-    let out = invar(&["check", lia.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has sort Int"));
+    let out = invar(&["check", lia.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(20));
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        json.contains("\"engine\": \"smt\"") && json.contains("\"k\": 1"),
+        "{json}"
+    );
 }
 
 #[test]
@@ -190,7 +195,7 @@ fn check_samples(dir: &Path, timeout: &str) -> usize {
                     break;
                 };
                 let p = path.to_str().unwrap();
-                let out = invar(&["check", p, "--timeout", timeout]);
+                let out = invar(&["check", p, "--timeout", timeout, "--witness"]);
                 let verdict = match out.status.code() {
                     Some(10) => "unsafe",
                     Some(20) => "safe",
@@ -214,7 +219,7 @@ fn check_samples(dir: &Path, timeout: &str) -> usize {
                     continue;
                 }
                 *solved.lock().unwrap() += 1;
-                if verdict == "unsafe" && p.ends_with(".btor2") {
+                if verdict == "unsafe" {
                     let w = std::env::temp_dir().join(format!(
                         "invar-wit-{}-{}",
                         std::process::id(),
@@ -248,10 +253,13 @@ fn btor2_samples_give_expected_verdicts_and_replayable_witnesses() {
 }
 
 #[test]
-fn vmt_samples_bit_vector_ones_are_decided_and_arithmetic_ones_unknown() {
+fn vmt_samples_are_decided_at_bit_and_word_level() {
+    // The 9 bit-vector files by bit-blasting, the Int and Real ones by the
+    // SMT engine: alone on a 2-core machine 19 of 28 are decided in 10 s
+    // (docs/ARCHITECTURE.md); the bound leaves room for a loaded machine.
+    // Every counterexample replays in `invar sim`.
     let solved = check_samples(&root().join("hwmcc-samples/vmt"), "10");
-    // The 9 bit-vector files; the Int and Real ones answer unknown.
-    assert_eq!(solved, 9);
+    assert!(solved >= 15, "only {solved} VMT samples solved");
 }
 
 #[test]

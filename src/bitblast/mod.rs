@@ -88,7 +88,7 @@ fn width_of(sort: &Sort, what: &str) -> Result<usize, Unsupported> {
             ))),
         },
         Sort::Int | Sort::Real => Err(Unsupported(format!(
-            "{what} has sort {sort}; Int and Real need the word-level engine, which does not exist yet"
+            "{what} has sort {sort}; Int and Real are not bit-blasted (the SMT engine decides them)"
         ))),
     }
 }
@@ -504,7 +504,7 @@ impl Blaster<'_> {
             op @ (Num(..) | Neg | Add | Sub | Mul | Div | IntDiv | Mod | Abs | Le | Lt | Ge
             | Gt | ToReal | ToInt | IsInt) => {
                 return Err(Unsupported(format!(
-                "`{}` is Int/Real arithmetic, which needs the word-level engine (not built yet)",
+                "`{}` is Int/Real arithmetic, which is not bit-blasted (the SMT engine decides it)",
                 op.smt_name()
             )))
             }

@@ -3,11 +3,11 @@
 //! conversions, calls to defined functions are inlined, and the SV-COMP
 //! intrinsics become havocs, assumptions and jumps to the error location.
 
-use super::types::{convert, from_bool, truth, CType};
+use super::lines::{LineMap, SourceLine};
+use super::types::{CType, Numbers};
 use super::{FrontError, Options};
-use crate::ir::bv::BvValue;
 use crate::ir::cfa::{Cfa, Command, Loc};
-use crate::ir::term::{Op, Term};
+use crate::ir::term::{Op, Sort, Term};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashMap;
@@ -24,8 +24,9 @@ pub struct Program {
 type Result<T> = std::result::Result<T, FrontError>;
 
 struct Lowerer<'a> {
-    source: &'a str,
+    lines: LineMap,
     options: Options,
+    num: Numbers,
     cfa: Cfa,
     types: HashMap<Term, CType>,
     scopes: Vec<HashMap<String, (Term, CType)>>,
@@ -38,6 +39,10 @@ struct Lowerer<'a> {
     cur: Loc,
     sink: Loc,
     fresh: usize,
+    /// Global typedefs: the scalar type named, or why it is refused when used.
+    typedefs: HashMap<String, Result<Option<CType>>>,
+    /// Extern globals of unsupported types (from headers): refused when used.
+    refused: HashMap<String, FrontError>,
 }
 
 struct Frame {
@@ -105,8 +110,9 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     cfa.init = init;
     cfa.error = error;
     let mut l = Lowerer {
-        source,
+        lines: LineMap::new(source),
         options: *options,
+        num: Numbers { int: options.int },
         cfa,
         types: HashMap::new(),
         scopes: vec![HashMap::new()],
@@ -117,6 +123,8 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         cur: init,
         sink,
         fresh: 0,
+        typedefs: HashMap::new(),
+        refused: HashMap::new(),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -145,23 +153,20 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
 }
 
 impl<'a> Lowerer<'a> {
-    fn line(&self, span: Span) -> usize {
-        self.source[..span.start.min(self.source.len())]
-            .matches('\n')
-            .count()
-            + 1
+    fn line(&self, span: Span) -> SourceLine {
+        self.lines.locate(span.start)
     }
 
     fn unsupported(&self, span: Span, what: impl Into<String>) -> FrontError {
         FrontError::Unsupported {
-            line: self.line(span),
+            at: self.line(span),
             what: what.into(),
         }
     }
 
     fn new_loc(&mut self, span: Span) -> Loc {
-        let line = self.line(span);
-        self.cfa.add_location(format!("line {line}"))
+        let at = self.line(span);
+        self.cfa.add_location(at.to_string())
     }
 
     fn jump(&mut self, from: Loc, to: Loc) {
@@ -187,7 +192,7 @@ impl<'a> Lowerer<'a> {
         let t = self
             .cfa
             .terms
-            .var(&format!("{name}#{}", self.fresh), ty.sort());
+            .var(&format!("{name}#{}", self.fresh), self.num.sort(ty));
         self.cfa.vars.push(t);
         self.types.insert(t, ty);
         t
@@ -214,9 +219,18 @@ impl<'a> Lowerer<'a> {
                     return Err(self.unsupported(span, "structs and unions"))
                 }
                 TypeSpecifier::Enum(_) => return Err(self.unsupported(span, "enums")),
-                TypeSpecifier::TypedefName(n) => {
-                    return Err(self.unsupported(span, format!("typedef name `{}`", n.node.name)))
-                }
+                TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
+                    Some(Ok(Some(ty))) if specs.len() == 1 => return Ok(Some(*ty)),
+                    Some(Ok(None)) if specs.len() == 1 => return Ok(None),
+                    Some(Err(FrontError::Unsupported { what, .. })) => {
+                        let what = format!("{what} (through typedef `{}`)", n.node.name);
+                        return Err(self.unsupported(span, what));
+                    }
+                    _ => {
+                        let what = format!("typedef name `{}` here", n.node.name);
+                        return Err(self.unsupported(span, what));
+                    }
+                },
                 _ => return Err(self.unsupported(span, "this type specifier")),
             }
         }
@@ -273,17 +287,47 @@ impl<'a> Lowerer<'a> {
         let typedef = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
-        if is_function || typedef && d.node.declarators.is_empty() {
-            return Ok(()); // prototypes: the calls decide
+        // Prototypes (the calls decide) and bare tag declarations (`struct s {…};`).
+        if is_function || d.node.declarators.is_empty() {
+            return Ok(());
         }
         if typedef {
-            return Err(self.unsupported(d.span, "typedef"));
+            // Headers declare many typedefs a program never uses: an
+            // unsupported one is refused only where it is used.
+            for init in &d.node.declarators {
+                let declarator = &init.node.declarator;
+                let ty = self
+                    .check_declarator(declarator)
+                    .and_then(|()| self.declared_type(&d.node.specifiers, d.span));
+                if let Some(name) = name_of(&declarator.node) {
+                    self.typedefs.insert(name.to_string(), ty);
+                }
+            }
+            return Ok(());
         }
-        let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
+        let is_extern = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Extern)
+        });
+        let declared = self
+            .declared_type(&d.node.specifiers, d.span)
+            .and_then(|ty| {
+                for init in &d.node.declarators {
+                    self.check_declarator(&init.node.declarator)?;
+                }
+                Ok(ty)
+            });
+        if let (true, Err(e)) = (is_extern, &declared) {
+            for init in &d.node.declarators {
+                if let Some(name) = name_of(&init.node.declarator.node) {
+                    self.refused.insert(name.to_string(), e.clone());
+                }
+            }
+            return Ok(());
+        }
+        let Some(ty) = declared? else {
             return Err(self.unsupported(d.span, "a void variable"));
         };
         for init in &d.node.declarators {
-            self.check_declarator(&init.node.declarator)?;
             let name = name_of(&init.node.declarator.node)
                 .unwrap_or("?")
                 .to_string();
@@ -291,7 +335,7 @@ impl<'a> Lowerer<'a> {
             // Globals start at zero unless initialised.
             let value = match &init.node.initializer {
                 Some(i) => self.initializer(i, ty)?,
-                None => self.cfa.terms.bv(BvValue::zero(ty.width)),
+                None => self.num.constant(&mut self.cfa.terms, 0, ty),
             };
             self.emit(Command::Assign(var, value), d.span);
             self.scopes[0].insert(name, (var, ty));
@@ -303,7 +347,7 @@ impl<'a> Lowerer<'a> {
         match &i.node {
             Initializer::Expression(e) => {
                 let (v, from) = self.expr(e)?;
-                Ok(convert(&mut self.cfa.terms, v, from, ty))
+                Ok(self.num.convert(&mut self.cfa.terms, v, from, ty))
             }
             Initializer::List(_) => Err(self.unsupported(i.span, "initializer lists")),
         }
@@ -314,6 +358,9 @@ impl<'a> Lowerer<'a> {
             if let Some(&v) = scope.get(name) {
                 return Ok(v);
             }
+        }
+        if let Some(e) = self.refused.get(name) {
+            return Err(e.clone());
         }
         Err(self.unsupported(
             span,
@@ -381,7 +428,7 @@ impl<'a> Lowerer<'a> {
                     self.unsupported(p.span, format!("a call of `{name}` with too few arguments"))
                 );
             };
-            let value = convert(&mut self.cfa.terms, value, from, ty);
+            let value = self.num.convert(&mut self.cfa.terms, value, from, ty);
             self.emit(Command::Assign(var, value), p.span);
             self.scopes
                 .last_mut()
@@ -603,7 +650,7 @@ impl<'a> Lowerer<'a> {
                     return Ok(());
                 }
                 if let (Some((var, ty)), Some((v, from))) = (ret, value) {
-                    let v = convert(&mut self.cfa.terms, v, from, ty);
+                    let v = self.num.convert(&mut self.cfa.terms, v, from, ty);
                     self.emit(Command::Assign(var, v), s.span);
                 }
                 self.jump_away(exit, s.span);
@@ -666,7 +713,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 let (v, ty) = self.expr(e)?;
-                let yes = truth(&mut self.cfa.terms, v, ty);
+                let yes = self.num.truth(&mut self.cfa.terms, v, ty);
                 let no = self.cfa.terms.not(yes);
                 self.cfa.add_edge(self.cur, Command::Assume(yes), t);
                 self.cfa.add_edge(self.cur, Command::Assume(no), f);
@@ -694,7 +741,7 @@ impl<'a> Lowerer<'a> {
 
     /// Copies a value into a temporary, so that later side effects do not change it.
     fn stabilize(&mut self, v: (Term, CType), span: Span) -> (Term, CType) {
-        if matches!(self.cfa.terms.op(v.0), Op::Bv(_)) {
+        if matches!(self.cfa.terms.op(v.0), Op::Bv(_) | Op::Num(..)) {
             return v;
         }
         let tmp = self.new_var("tmp", v.1);
@@ -755,7 +802,7 @@ impl<'a> Lowerer<'a> {
                 let ty = candidates.into_iter().find(fits).ok_or_else(|| {
                     self.unsupported(c.span, format!("integer constant `{}` too large", i.number))
                 })?;
-                (value, ty)
+                (value as i128, ty)
             }
             Constant::Character(s) => {
                 let inner = s.trim_start_matches('\'').trim_end_matches('\'');
@@ -765,18 +812,15 @@ impl<'a> Lowerer<'a> {
                     "\\0" => 0,
                     "\\\\" => 92,
                     "\\'" => 39,
-                    _ if inner.len() == 1 => inner.as_bytes()[0] as i8 as i64 as u128,
+                    // Plain char is signed (as on x86); the constant is an int.
+                    _ if inner.len() == 1 => inner.as_bytes()[0] as i8 as i128,
                     _ => return Err(self.unsupported(c.span, format!("character constant {s}"))),
                 };
-                (v & 0xffff_ffff, CType::INT)
+                (v, CType::INT)
             }
             Constant::Float(_) => return Err(self.unsupported(c.span, "floating-point constants")),
         };
-        let mut bv = BvValue::zero(ty.width);
-        for b in 0..ty.width.min(128) {
-            bv.set_bit(b, value >> b & 1 == 1);
-        }
-        Ok((self.cfa.terms.bv(bv), ty))
+        Ok((self.num.constant(&mut self.cfa.terms, value, ty), ty))
     }
 
     fn expr(&mut self, e: &'a Node<Expression>) -> Result<(Term, CType)> {
@@ -804,7 +848,7 @@ impl<'a> Lowerer<'a> {
                     self.check_declarator(d)?;
                 }
                 match self.base_type(&specs, c.span)? {
-                    Some(to) => Ok((convert(&mut self.cfa.terms, v, from, to), to)),
+                    Some(to) => Ok((self.num.convert(&mut self.cfa.terms, v, from, to), to)),
                     None => Ok((v, from)), // (void) casts discard
                 }
             }
@@ -815,13 +859,13 @@ impl<'a> Lowerer<'a> {
                     && !has_side_effects(&c.node.else_expression.node);
                 if pure {
                     let (cv, cty) = self.expr(&c.node.condition)?;
-                    let cond = truth(&mut self.cfa.terms, cv, cty);
+                    let cond = self.num.truth(&mut self.cfa.terms, cv, cty);
                     let (a, at) = self.expr(&c.node.then_expression)?;
                     let (b, bt) = self.expr(&c.node.else_expression)?;
                     let ty = CType::common(at, bt);
                     let (a, b) = (
-                        convert(&mut self.cfa.terms, a, at, ty),
-                        convert(&mut self.cfa.terms, b, bt, ty),
+                        self.num.convert(&mut self.cfa.terms, a, at, ty),
+                        self.num.convert(&mut self.cfa.terms, b, bt, ty),
                     );
                     return Ok((self.cfa.terms.mk(Op::Ite, &[cond, a, b]), ty));
                 }
@@ -857,7 +901,7 @@ impl<'a> Lowerer<'a> {
             return Err(self.unsupported(lhs.span, "assignment to something other than a variable"));
         };
         let (var, ty) = self.lookup(&id.node.name, lhs.span)?;
-        let v = convert(&mut self.cfa.terms, value, from, ty);
+        let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
         self.emit(Command::Assign(var, v), span);
         Ok((var, ty))
     }
@@ -874,12 +918,13 @@ impl<'a> Lowerer<'a> {
                     old
                 };
                 let p = ty.promoted();
-                let wide = convert(&mut self.cfa.terms, old, ty, p);
-                let one = self.cfa.terms.bv(BvValue::from_u64(p.width, 1));
-                let arith = if matches!(op, PreIncrement | PostIncrement) {
-                    Op::BvAdd
-                } else {
-                    Op::BvSub
+                let wide = self.num.convert(&mut self.cfa.terms, old, ty, p);
+                let one = self.num.constant(&mut self.cfa.terms, 1, p);
+                let arith = match (matches!(op, PreIncrement | PostIncrement), self.num.int) {
+                    (true, false) => Op::BvAdd,
+                    (false, false) => Op::BvSub,
+                    (true, true) => Op::Add,
+                    (false, true) => Op::Sub,
                 };
                 let new = self.cfa.terms.mk(arith, &[wide, one]);
                 let (var, vty) = self.assign_to(&u.node.operand, new, p, span)?;
@@ -892,19 +937,24 @@ impl<'a> Lowerer<'a> {
             Plus | Minus | Complement => {
                 let (v, ty) = self.expr(&u.node.operand)?;
                 let p = ty.promoted();
-                let v = convert(&mut self.cfa.terms, v, ty, p);
-                let r = match op {
-                    Plus => v,
-                    Minus => self.cfa.terms.mk(Op::BvNeg, &[v]),
-                    _ => self.cfa.terms.mk(Op::BvNot, &[v]),
+                let v = self.num.convert(&mut self.cfa.terms, v, ty, p);
+                let r = match (op, self.num.int) {
+                    (Plus, _) => v,
+                    (Minus, false) => self.cfa.terms.mk(Op::BvNeg, &[v]),
+                    (Minus, true) => self.cfa.terms.mk(Op::Neg, &[v]),
+                    (_, false) => self.cfa.terms.mk(Op::BvNot, &[v]),
+                    (_, true) => return Err(self.unsupported(span, "`~` under --int")),
                 };
                 Ok((r, p))
             }
             Negate => {
                 let (v, ty) = self.expr(&u.node.operand)?;
-                let t = truth(&mut self.cfa.terms, v, ty);
+                let t = self.num.truth(&mut self.cfa.terms, v, ty);
                 let f = self.cfa.terms.not(t);
-                Ok((from_bool(&mut self.cfa.terms, f, CType::INT), CType::INT))
+                Ok((
+                    self.num.from_bool(&mut self.cfa.terms, f, CType::INT),
+                    CType::INT,
+                ))
             }
             Address | Indirection => Err(self.unsupported(span, "pointers")),
         }
@@ -918,6 +968,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<(Term, CType)> {
         use BinaryOperator::*;
+        let num = self.num;
         let terms = &mut self.cfa.terms;
         if matches!(
             op,
@@ -925,9 +976,12 @@ impl<'a> Lowerer<'a> {
         ) {
             // Operands promote separately; the result has the left one's type.
             let (lt, rt) = (a.1.promoted(), b.1.promoted());
-            let l = convert(terms, a.0, a.1, lt);
-            let r = convert(terms, b.0, b.1, rt);
-            let amount = convert(
+            let l = num.convert(terms, a.0, a.1, lt);
+            if num.int {
+                return self.int_shift(op, l, lt, b.0, span);
+            }
+            let r = num.convert(terms, b.0, b.1, rt);
+            let amount = num.convert(
                 terms,
                 r,
                 CType::int(rt.width, false),
@@ -941,37 +995,74 @@ impl<'a> Lowerer<'a> {
             return Ok((terms.mk(o, &[l, amount]), lt));
         }
         let ty = CType::common(a.1, b.1);
-        let l = convert(terms, a.0, a.1, ty);
-        let r = convert(terms, b.0, b.1, ty);
-        let value = |o: Op, terms: &mut crate::ir::term::Terms| terms.mk(o, &[l, r]);
-        let compare = |o: Op, terms: &mut crate::ir::term::Terms| {
-            let p = terms.mk(o, &[l, r]);
-            (from_bool(terms, p, CType::INT), CType::INT)
-        };
-        Ok(match op {
-            Multiply | AssignMultiply => (value(Op::BvMul, terms), ty),
-            Divide | AssignDivide => (
-                value(if ty.signed { Op::BvSdiv } else { Op::BvUdiv }, terms),
-                ty,
-            ),
-            Modulo | AssignModulo => (
-                value(if ty.signed { Op::BvSrem } else { Op::BvUrem }, terms),
-                ty,
-            ),
-            Plus | AssignPlus => (value(Op::BvAdd, terms), ty),
-            Minus | AssignMinus => (value(Op::BvSub, terms), ty),
-            BitwiseAnd | AssignBitwiseAnd => (value(Op::BvAnd, terms), ty),
-            BitwiseXor | AssignBitwiseXor => (value(Op::BvXor, terms), ty),
-            BitwiseOr | AssignBitwiseOr => (value(Op::BvOr, terms), ty),
-            Less => compare(if ty.signed { Op::BvSlt } else { Op::BvUlt }, terms),
-            Greater => compare(if ty.signed { Op::BvSgt } else { Op::BvUgt }, terms),
-            LessOrEqual => compare(if ty.signed { Op::BvSle } else { Op::BvUle }, terms),
-            GreaterOrEqual => compare(if ty.signed { Op::BvSge } else { Op::BvUge }, terms),
-            Equals => compare(Op::Eq, terms),
-            NotEquals => compare(Op::Distinct, terms),
+        let l = num.convert(terms, a.0, a.1, ty);
+        let r = num.convert(terms, b.0, b.1, ty);
+        if num.int && matches!(op, Divide | AssignDivide | Modulo | AssignModulo) {
+            let (q, rem) = num.int_div_rem(terms, l, r);
+            let is_div = matches!(op, Divide | AssignDivide);
+            return Ok((if is_div { q } else { rem }, ty));
+        }
+        // The operator by (bit-precise, integer) representation.
+        let (bits, ints) = match op {
+            Multiply | AssignMultiply => (Op::BvMul, Some(Op::Mul)),
+            Divide | AssignDivide if ty.signed => (Op::BvSdiv, None),
+            Divide | AssignDivide => (Op::BvUdiv, None),
+            Modulo | AssignModulo if ty.signed => (Op::BvSrem, None),
+            Modulo | AssignModulo => (Op::BvUrem, None),
+            Plus | AssignPlus => (Op::BvAdd, Some(Op::Add)),
+            Minus | AssignMinus => (Op::BvSub, Some(Op::Sub)),
+            BitwiseAnd | AssignBitwiseAnd => (Op::BvAnd, None),
+            BitwiseXor | AssignBitwiseXor => (Op::BvXor, None),
+            BitwiseOr | AssignBitwiseOr => (Op::BvOr, None),
+            Less if ty.signed => (Op::BvSlt, Some(Op::Lt)),
+            Less => (Op::BvUlt, Some(Op::Lt)),
+            Greater if ty.signed => (Op::BvSgt, Some(Op::Gt)),
+            Greater => (Op::BvUgt, Some(Op::Gt)),
+            LessOrEqual if ty.signed => (Op::BvSle, Some(Op::Le)),
+            LessOrEqual => (Op::BvUle, Some(Op::Le)),
+            GreaterOrEqual if ty.signed => (Op::BvSge, Some(Op::Ge)),
+            GreaterOrEqual => (Op::BvUge, Some(Op::Ge)),
+            Equals => (Op::Eq, Some(Op::Eq)),
+            NotEquals => (Op::Distinct, Some(Op::Distinct)),
             Index => return Err(self.unsupported(span, "arrays")),
             _ => return Err(self.unsupported(span, "this operator")),
-        })
+        };
+        let o = match (num.int, ints) {
+            (false, _) => bits,
+            (true, Some(o)) => o,
+            (true, None) => {
+                return Err(self.unsupported(span, "bit operations under --int"));
+            }
+        };
+        let v = terms.mk(o.clone(), &[l, r]);
+        if terms.sort(v) == &Sort::Bool {
+            return Ok((num.from_bool(terms, v, CType::INT), CType::INT));
+        }
+        Ok((v, ty))
+    }
+
+    /// A shift on mathematical integers: by a constant amount it is a
+    /// multiplication or a floor division by a power of two (what gcc's
+    /// arithmetic `>>` computes); by a variable amount it is refused.
+    fn int_shift(
+        &mut self,
+        op: &BinaryOperator,
+        l: Term,
+        lt: CType,
+        amount: Term,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let by = match self.cfa.terms.op(amount) {
+            Op::Num(r, _) if r.is_int() && (0..lt.width as i128).contains(&r.numer()) => r.numer(),
+            _ => return Err(self.unsupported(span, "shifts by a variable amount under --int")),
+        };
+        let factor = self.num.constant(&mut self.cfa.terms, 1i128 << by, lt);
+        let left = matches!(
+            op,
+            BinaryOperator::ShiftLeft | BinaryOperator::AssignShiftLeft
+        );
+        let o = if left { Op::Mul } else { Op::IntDiv };
+        Ok((self.cfa.terms.mk(o, &[l, factor]), lt))
     }
 
     fn binary(
@@ -992,8 +1083,8 @@ impl<'a> Lowerer<'a> {
                     let tmp = self.new_var("logic", CType::INT);
                     let (t, f, join) = (self.new_loc(span), self.new_loc(span), self.new_loc(span));
                     self.branch_logical(b, t, f)?;
-                    let one = self.cfa.terms.bv(BvValue::from_u64(32, 1));
-                    let zero = self.cfa.terms.bv(BvValue::zero(32));
+                    let one = self.num.constant(&mut self.cfa.terms, 1, CType::INT);
+                    let zero = self.num.constant(&mut self.cfa.terms, 0, CType::INT);
                     self.cfa.add_edge(t, Command::Assign(tmp, one), join);
                     self.cfa.add_edge(f, Command::Assign(tmp, zero), join);
                     self.cur = join;
@@ -1001,11 +1092,14 @@ impl<'a> Lowerer<'a> {
                 }
                 let (a, at) = self.expr(&b.node.lhs)?;
                 let (c, ct) = self.expr(&b.node.rhs)?;
-                let x = truth(&mut self.cfa.terms, a, at);
-                let y = truth(&mut self.cfa.terms, c, ct);
+                let x = self.num.truth(&mut self.cfa.terms, a, at);
+                let y = self.num.truth(&mut self.cfa.terms, c, ct);
                 let o = if op == LogicalAnd { Op::And } else { Op::Or };
                 let p = self.cfa.terms.mk(o, &[x, y]);
-                Ok((from_bool(&mut self.cfa.terms, p, CType::INT), CType::INT))
+                Ok((
+                    self.num.from_bool(&mut self.cfa.terms, p, CType::INT),
+                    CType::INT,
+                ))
             }
             AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus
             | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor
@@ -1028,7 +1122,10 @@ impl<'a> Lowerer<'a> {
 
     /// The value of a call that returns nothing (an `int` 0 nobody reads).
     fn no_value(&mut self) -> (Term, CType) {
-        (self.cfa.terms.bv(BvValue::zero(32)), CType::INT)
+        (
+            self.num.constant(&mut self.cfa.terms, 0, CType::INT),
+            CType::INT,
+        )
     }
 
     fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> Result<(Term, CType)> {
@@ -1052,9 +1149,18 @@ impl<'a> Lowerer<'a> {
             };
             let v = self.new_var(&format!("nondet_{kind}"), ty);
             self.emit(Command::Havoc(v), span);
-            if ty.boolean {
+            if self.num.int {
+                // A mathematical integer keeps the range of the type it came from.
+                let (lo, hi) = ty.range();
+                let lo = self.num.constant(&mut self.cfa.terms, lo, ty);
+                let hi = self.num.constant(&mut self.cfa.terms, hi, ty);
+                let above = self.cfa.terms.mk(Op::Le, &[lo, v]);
+                let below = self.cfa.terms.mk(Op::Le, &[v, hi]);
+                let ok = self.cfa.terms.mk(Op::And, &[above, below]);
+                self.emit(Command::Assume(ok), span);
+            } else if ty.boolean {
                 // A _Bool holds 0 or 1.
-                let one = self.cfa.terms.bv(BvValue::from_u64(8, 1));
+                let one = self.num.constant(&mut self.cfa.terms, 1, ty);
                 let ok = self.cfa.terms.mk(Op::BvUle, &[v, one]);
                 self.emit(Command::Assume(ok), span);
             }
@@ -1077,7 +1183,7 @@ impl<'a> Lowerer<'a> {
             }
             ("__VERIFIER_assume", None) => {
                 let (v, ty) = self.expr(&call.node.arguments[0])?;
-                let c = truth(&mut self.cfa.terms, v, ty);
+                let c = self.num.truth(&mut self.cfa.terms, v, ty);
                 self.emit(Command::Assume(c), span);
                 Ok(self.no_value())
             }

@@ -1,15 +1,18 @@
-//! The C front end: SV-COMP-style C (preprocessed by `gcc -E -P`) parsed
+//! The C front end: SV-COMP-style C (preprocessed by `gcc -E`) parsed
 //! with `lang-c` and lowered into a control-flow automaton, bit-precisely
 //! (ILP32 by default). Constructs outside the supported subset are refused
 //! by name and line; no verdict is given on a program that was not
-//! understood.
+//! understood. Lines are those of the original source, recovered from the
+//! preprocessor's line markers.
 
+pub mod lines;
 mod lower;
 pub mod types;
 
 pub use lower::Program;
 
 use lang_c::driver::{parse, parse_preprocessed, Config, Flavor};
+use lines::SourceLine;
 use std::fmt;
 use std::path::Path;
 
@@ -18,6 +21,9 @@ use std::path::Path;
 pub struct Options {
     /// LP64 (64-bit `long`) instead of SV-COMP's default ILP32.
     pub lp64: bool,
+    /// Mathematical integers instead of machine integers (unsound for
+    /// wrap-around and casts; bit operations are refused).
+    pub int: bool,
 }
 
 /// Why a program was not lowered.
@@ -25,11 +31,11 @@ pub struct Options {
 pub enum FrontError {
     /// The preprocessor or the parser failed.
     Syntax(String),
-    /// A construct outside the supported subset, with the line of the
-    /// preprocessed text where it appears.
+    /// A construct outside the supported subset, with the source line
+    /// where it appears.
     Unsupported {
-        /// The 1-based line.
-        line: usize,
+        /// Where the construct is.
+        at: SourceLine,
         /// What is not supported.
         what: String,
     },
@@ -39,8 +45,8 @@ impl fmt::Display for FrontError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FrontError::Syntax(m) => write!(f, "{m}"),
-            FrontError::Unsupported { line, what } => {
-                write!(f, "line {line} (preprocessed): unsupported: {what}")
+            FrontError::Unsupported { at, what } => {
+                write!(f, "{at}: unsupported: {what}")
             }
         }
     }
@@ -50,7 +56,7 @@ impl fmt::Display for FrontError {
 pub fn lower_file(path: &Path, options: &Options) -> Result<Program, FrontError> {
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
-    config.cpp_options = vec!["-E".into(), "-P".into()];
+    config.cpp_options = vec!["-E".into()];
     let parsed = if path.extension().is_some_and(|e| e == "i") {
         let text = std::fs::read_to_string(path)
             .map_err(|e| FrontError::Syntax(format!("cannot read: {e}")))?;

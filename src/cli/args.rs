@@ -40,19 +40,23 @@ pub enum Command {
         sat: SatArg,
     },
     /// Convert between model formats, chosen by the file extensions: .aag and
-    /// .aig both ways; .btor2 and .vmt to .vmt, or to .aag/.aig by bit-blasting.
+    /// .aig both ways; .btor2, .vmt, .dimspec and C to .vmt, .btor2, .dimspec,
+    /// or to .aag/.aig by bit-blasting.
     Convert {
         /// The input model.
         input: PathBuf,
         /// The output file.
         output: PathBuf,
+        /// Options for C programs.
+        #[command(flatten)]
+        c: CArgs,
     },
     /// Run every engine on every representation of a model and compare the verdicts.
     ///
     /// Every counterexample is replayed on the model as read and every proof
     /// checked. Exit code: 0 agreement, 3 a disagreement or a failed check, 1 error.
     Crosscheck {
-        /// The model (.aag, .aig, .btor2, .btor or .vmt).
+        /// The model (.aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i).
         file: PathBuf,
         /// Seconds per engine run.
         #[arg(long, value_name = "SECONDS", default_value = "10")]
@@ -77,8 +81,12 @@ pub enum EngineArg {
     Kind,
     /// IC3/PDR: finds counterexamples and proves with an inductive invariant.
     Ic3,
-    /// IC3 and BMC in parallel; the first verdict wins.
+    /// IC3 and BMC in parallel; the first verdict wins. Word-level models
+    /// over Int or Real go to the SMT engine.
     Auto,
+    /// Word-level BMC and k-induction with z3, proofs confirmed by cvc5
+    /// (BTOR2, VMT, DimSpec and C; not AIGER).
+    Smt,
 }
 
 /// Which SAT backend engines use.
@@ -99,7 +107,7 @@ impl From<SatArg> for invar::sat::Backend {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The model (.aag, .aig, .btor2, .btor or .vmt).
+    /// The model (.aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i).
     pub file: PathBuf,
     /// The engine.
     #[arg(long, value_enum, default_value = "auto")]
@@ -136,6 +144,14 @@ pub struct CheckArgs {
     /// VMT: print the counterexample after `unsafe` (BTOR2 and AIGER always print it).
     #[arg(long)]
     pub witness: bool,
+    /// Options for C programs.
+    #[command(flatten)]
+    pub c: CArgs,
+}
+
+/// How a C program becomes a transition system (`check` and `convert`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct CArgs {
     /// C: keep single-block encoding (no large-block encoding).
     #[arg(long)]
     pub no_lbe: bool,
@@ -145,4 +161,8 @@ pub struct CheckArgs {
     /// C: LP64 data model (64-bit long) instead of ILP32.
     #[arg(long)]
     pub lp64: bool,
+    /// C: mathematical integers instead of machine integers. Unsound where
+    /// the verdict depends on wrap-around or casts; bit operations are refused.
+    #[arg(long)]
+    pub int: bool,
 }

@@ -393,6 +393,14 @@ fn run_engine(args: &CheckArgs, aig: &Aig, limits: &Limits, ic3_backend: Backend
         EngineArg::Bmc => bmc::check(aig, limits),
         EngineArg::Kind => kind::check(aig, &kind_options),
         EngineArg::Ic3 => ic3::check(aig, &ic3_options),
+        EngineArg::Smt => Outcome {
+            verdict: Verdict::Unknown(
+                "the SMT engine runs on word-level models, not circuits".into(),
+            ),
+            engine: "smt",
+            backend: limits.backend,
+            stats: Default::default(),
+        },
         EngineArg::Auto => {
             let engines: Vec<EngineFn> = vec![
                 Box::new(|aig| bmc::check(aig, limits)),

@@ -2,10 +2,12 @@
 //! encoding (unless `--no-lbe`), encode it as a transition system, bit-blast
 //! and decide; a counterexample is replayed on the transition system and
 //! printed as locations and variable values per step. The answer follows
-//! SV-COMP: `false` (the error is reachable), `true`, or `unknown`.
+//! SV-COMP: `false` (the error is reachable), `true`, or `unknown`. Under
+//! `--int` the system is over mathematical integers and goes to the SMT engine.
 
-use super::args::CheckArgs;
+use super::args::{CArgs, CheckArgs, EngineArg};
 use super::check::{decide, report_unknown, start_budget, Decided};
+use super::check_smt::{self, SmtDecided};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::cfront::{lower_file, FrontError, Options, Program};
@@ -14,20 +16,24 @@ use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
 use invar::ir::term::eval::Value;
 use invar::ir::ts::{Ts, WordTrace};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Lowers a C file into its program, compressed by large-block encoding
-/// unless `args` says `--no-lbe`; `--dump-cfa` and `-v` print on stderr.
-pub fn program(args: &CheckArgs) -> Result<Program, FrontError> {
-    let options = Options { lp64: args.lp64 };
-    let mut program = lower_file(&args.file, &options)?;
+/// unless `--no-lbe`; `--dump-cfa` and `verbose` print on stderr.
+pub fn program(file: &Path, args: &CArgs, verbose: bool) -> Result<Program, FrontError> {
+    let options = Options {
+        lp64: args.lp64,
+        int: args.int,
+    };
+    let mut program = lower_file(file, &options)?;
     if args.dump_cfa {
         eprint!("{}", program.cfa);
     }
     if !args.no_lbe {
         let stats = large_block_encoding(&mut program.cfa, LbeOptions::default());
-        if args.verbose || args.dump_cfa {
+        if verbose || args.dump_cfa {
             eprintln!(
                 "invar: large-block encoding: {} locations and {} edges before, {} and {} after",
                 stats.before.0, stats.before.1, stats.after.0, stats.after.1
@@ -72,6 +78,7 @@ fn c_trace(program: &Program, ts: &Ts, trace: &WordTrace) -> String {
                 let name = ts.terms.var_name(s.var).unwrap_or("?");
                 match (v, program.types.get(&s.var)) {
                     (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
+                    (Value::Num(r), _) if r.is_int() => format!("{name}={}", r.numer()),
                     _ => format!("{name}={v}"),
                 }
             })
@@ -86,7 +93,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let unknown_text = "unknown\n";
     let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
     let file = args.file.display().to_string();
-    let program = match program(args) {
+    let program = match program(&args.file, &args.c, args.verbose) {
         Ok(p) => p,
         Err(e @ FrontError::Unsupported { .. }) => {
             let reason = format!("{file}: {e}");
@@ -103,6 +110,31 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);
+    if args.c.int || args.engine == EngineArg::Smt {
+        // Mathematical integers need the SMT engine; it checks its own answers.
+        return match check_smt::decide(&ts, &[0], args, &budget)? {
+            SmtDecided::Unsafe(words, _) => {
+                print_verdict(&format!("false\n{}", c_trace(&program, &ts, &words)));
+                Ok(EXIT_UNSAFE)
+            }
+            SmtDecided::Safe { .. } => {
+                print_verdict("true\n");
+                Ok(EXIT_SAFE)
+            }
+            SmtDecided::Unknown(reason) => {
+                let reason = format!("{file}: {reason}");
+                Ok(report_unknown(
+                    args,
+                    &file,
+                    &[0],
+                    &reason,
+                    None,
+                    start,
+                    unknown_text,
+                ))
+            }
+        };
+    }
     let blasted = bitblast(&ts).map_err(|e| format!("{file}: internal error: {e}"))?;
     let (decided, outcome) = decide(&blasted.aig, &[0], args, &budget, &file)?;
     match decided {

@@ -6,18 +6,20 @@
 //! or `unknown`. VMT answers `safe`, `unsafe` or `unknown` as ic3ia does,
 //! with the counterexample under `--witness`; so does DimSpec.
 
-use super::args::CheckArgs;
+use super::args::{CheckArgs, EngineArg};
 use super::check::Format;
 use super::check::{
     decide, maybe_write_certificate, report_unknown, safe_summary, select_properties, start_budget,
     summary, Decided,
 };
+use super::check_smt::{self, SmtDecided};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::check::word;
 use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::aig::Lit;
-use invar::ir::ts::Ts;
+use invar::ir::ts::{Ts, WordTrace};
+use invar::util::budget::Budget;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -57,8 +59,18 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
             unknown_text,
         ));
     }
+    if args.engine == EngineArg::Smt {
+        return run_smt(args, format, &ts, &props, &budget, start);
+    }
     let blasted = match bitblast(&ts) {
         Ok(b) => b,
+        Err(reason) if invar::smt::unroll::unsupported(&ts).is_none() => {
+            // Int and Real: the word-level engine decides.
+            if args.verbose {
+                eprintln!("invar: {file}: not bit-blasted ({reason}); SMT engine");
+            }
+            return run_smt(args, format, &ts, &props, &budget, start);
+        }
         Err(reason) => {
             let reason = format!("{file}: {reason}");
             return Ok(report_unknown(
@@ -87,13 +99,7 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
             let words = blasted.word_trace(&ts, &trace);
             match word::replay(&ts, &words, &props) {
                 Ok(reached) if reached.step + 1 == words.len() => {
-                    let witness = match format {
-                        Format::Btor2 => {
-                            btor2::witness::write_witness(&ts, &reached.properties, &words)
-                        }
-                        _ if args.witness => format!("unsafe\n{}", vmt::write_trace(&ts, &words)),
-                        _ => "unsafe\n".to_string(),
-                    };
+                    let witness = unsafe_text(args, format, &ts, &reached.properties, &words);
                     if args.verbose {
                         eprintln!(
                             "invar: counterexample of {} steps replays on the word-level model of {file}",
@@ -122,10 +128,7 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
             let text = if args.json {
                 safe_summary(&file, &props, &outcome, start, cubes.as_deref())
             } else {
-                match format {
-                    Format::Btor2 => "unsat\n".to_string(),
-                    _ => "safe\n".to_string(),
-                }
+                safe_text(format).to_string()
             };
             print_verdict(&text);
             Ok(EXIT_SAFE)
@@ -138,6 +141,75 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
             Some(&outcome),
             start,
             unknown_text,
+        )),
+    }
+}
+
+/// The answer and witness of an unsafe model in `format`'s convention.
+fn unsafe_text(
+    args: &CheckArgs,
+    format: Format,
+    ts: &Ts,
+    reached: &[usize],
+    words: &WordTrace,
+) -> String {
+    match format {
+        Format::Btor2 => btor2::witness::write_witness(ts, reached, words),
+        _ if args.witness => format!("unsafe\n{}", vmt::write_trace(ts, words)),
+        _ => "unsafe\n".to_string(),
+    }
+}
+
+/// The answer of a safe model in `format`'s convention.
+fn safe_text(format: Format) -> &'static str {
+    match format {
+        Format::Btor2 => "unsat\n",
+        _ => "safe\n",
+    }
+}
+
+/// Decides with the SMT engine and prints the checked verdict.
+fn run_smt(
+    args: &CheckArgs,
+    format: Format,
+    ts: &Ts,
+    props: &[usize],
+    budget: &Budget,
+    start: Instant,
+) -> Result<i32, String> {
+    let file = args.file.display().to_string();
+    match check_smt::decide(ts, props, args, budget)? {
+        SmtDecided::Unsafe(words, reached) => {
+            let witness = unsafe_text(args, format, ts, &reached, &words);
+            let text = if args.json {
+                let mut o = check_smt::summary(&file, "unsafe", &reached, start);
+                o.number("steps", words.len()).string("witness", &witness);
+                o.finish()
+            } else {
+                witness
+            };
+            print_verdict(&text);
+            Ok(EXIT_UNSAFE)
+        }
+        SmtDecided::Safe { k, checker } => {
+            let text = if args.json {
+                let mut o = check_smt::summary(&file, "safe", props, start);
+                o.number("k", k + 1).string("proof_checked_by", checker);
+                o.finish()
+            } else {
+                safe_text(format).to_string()
+            };
+            print_verdict(&text);
+            Ok(EXIT_SAFE)
+        }
+        SmtDecided::Unknown(reason) => Ok(report_unknown(
+            args,
+            &file,
+            props,
+            &format!("{file}: {reason}"),
+            None,
+            start,
+            "unknown\n",
         )),
     }
 }

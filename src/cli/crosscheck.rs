@@ -143,9 +143,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
                 certificate: None,
                 json: false,
                 witness: false,
-                no_lbe: false,
-                dump_cfa: false,
-                lp64: false,
+                c: Default::default(),
             };
             let start = Instant::now();
             let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));

@@ -7,6 +7,7 @@
 mod args;
 mod check;
 mod check_c;
+mod check_smt;
 mod check_word;
 mod crosscheck;
 mod json;
@@ -66,7 +67,7 @@ pub fn run() -> i32 {
             certificate,
             sat,
         } => tools::certify(&model, &certificate, sat.into()),
-        Command::Convert { input, output } => tools::convert(&input, &output),
+        Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
         Command::Info { file } => tools::info(&file),
         Command::Crosscheck {
             file,

@@ -134,15 +134,14 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
 }
 
 /// Converts between formats by extension: AIGER to AIGER keeps symbols and
-/// comments; BTOR2 and VMT write VMT, or AIGER by bit-blasting.
-pub fn convert(input: &Path, output: &Path) -> Result<i32, String> {
+/// comments; the other formats write VMT, BTOR2, DimSpec, or AIGER by
+/// bit-blasting; C programs are lowered as `check` would (`c`).
+pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i32, String> {
     let format = super::check::model_format(input)?;
     if format != super::check::Format::Aiger {
         let ts = if format == super::check::Format::C {
-            let options = invar::cfront::Options::default();
-            let mut program = invar::cfront::lower_file(input, &options)
+            let program = super::check_c::program(input, c, false)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
-            invar::ir::cfa::lbe::large_block_encoding(&mut program.cfa, Default::default());
             invar::ir::cfa::encode::encode(&program.cfa)
         } else {
             super::check_word::read_model(input, format)?

@@ -73,7 +73,8 @@ impl<'a> Printer<'a> {
                 }
                 match self.terms.op(t) {
                     Op::Var(name, _) => {
-                        out += &quote_symbol(name);
+                        // A named variable is a renaming (the SMT engine's steps).
+                        out += &quote_symbol(self.names.get(&t).map_or(name, |n| n));
                         continue;
                     }
                     Op::Bool(b) => {

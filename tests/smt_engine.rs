@@ -1,0 +1,157 @@
+//! The word-level SMT engine: its verdicts against the bit-level engines on
+//! bit-vector models, its proof checker against false claims, and C's
+//! integer semantics under `--int`. Needs z3 (and uses cvc5 when present);
+//! `.ci/run` installs both.
+
+use invar::check::smt_proof::check_kinduction;
+use invar::formats::vmt;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn invar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args(args)
+        .output()
+        .expect("invar runs")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// x starts at 0 and grows by one; bad is x = 3 (reached at step 3).
+const COUNTER: &str = "(declare-fun x () Int)
+(declare-fun x.next () Int)
+(define-fun .x () Int (! x :next x.next))
+(define-fun .i () Bool (! (= x 0) :init true))
+(define-fun .t () Bool (! (= x.next (+ x 1)) :trans true))
+(define-fun .p () Bool (! (not (= x 3)) :invar-property 0))
+";
+
+#[test]
+fn the_proof_checker_rejects_false_claims_and_accepts_true_ones() {
+    let ts = vmt::read_str("counter", COUNTER).unwrap();
+    // Not 1-inductive: x = 2 steps to the bad x = 3.
+    let e = check_kinduction(&ts, &[0], 0, None).unwrap_err();
+    assert!(e.contains("1-induction step fails"), "{e}");
+    // Deeper claims fail in the base case: the bad state is reachable.
+    let e = check_kinduction(&ts, &[0], 5, None).unwrap_err();
+    assert!(e.contains("base case at step 3 fails"), "{e}");
+    // x >= 0 is 1-inductive.
+    let safe = COUNTER.replace("(not (= x 3))", "(>= x 0)");
+    let ts = vmt::read_str("counter", &safe).unwrap();
+    assert!(check_kinduction(&ts, &[0], 0, None).is_ok());
+}
+
+#[test]
+fn the_smt_engine_finds_the_shortest_counterexample_and_it_replays() {
+    let dir = std::env::temp_dir().join(format!("invar-smt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("counter.vmt");
+    std::fs::write(&model, COUNTER).unwrap();
+    let m = model.to_str().unwrap();
+    let out = invar(&["check", m, "--witness"]);
+    assert_eq!(out.status.code(), Some(10));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains(";; step 3\n(and (= x 3))"), "{text}");
+    assert!(!text.contains("step 4"), "{text}");
+    let trace = dir.join("counter.trace");
+    std::fs::write(&trace, &text).unwrap();
+    let sim = invar(&["sim", m, trace.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0));
+    // A tampered trace is refused by the replay.
+    std::fs::write(&trace, text.replace("(= x 3)", "(= x 4)")).unwrap();
+    let sim = invar(&["sim", m, trace.to_str().unwrap()]);
+    assert_ne!(sim.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// On bit-vector models the word-level engine and the bit-level engines are
+/// independent implementations: they must never disagree.
+#[test]
+fn the_smt_engine_agrees_with_bit_level_engines_on_bit_vector_models() {
+    let dir = root().join("hwmcc-samples/vmt");
+    let mut both = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("bv_") {
+            continue;
+        }
+        let p = path.to_str().unwrap();
+        let bits = invar(&["check", p, "--timeout", "10"]).status.code();
+        let words = invar(&["check", p, "--timeout", "10", "--engine", "smt"])
+            .status
+            .code();
+        assert!(matches!(bits, Some(0 | 10 | 20)), "{name}: {bits:?}");
+        assert!(matches!(words, Some(0 | 10 | 20)), "{name}: {words:?}");
+        if bits != Some(0) && words != Some(0) {
+            assert_eq!(bits, words, "{name}: bit level and SMT disagree");
+            both += 1;
+        }
+    }
+    // Measured: 7 of the 9 are decided by both within 10 s.
+    assert!(both >= 5, "only {both} decided by both");
+}
+
+/// `--int` follows C's rules on mathematical integers: `/` truncates toward
+/// zero and `%` takes the dividend's sign (C11 6.5.5), unlike SMT-LIB's
+/// Euclidean `div` and `mod`; `>>` by a constant is a floor division.
+#[test]
+fn int_mode_computes_c_division_remainder_and_shifts() {
+    let dir = std::env::temp_dir().join(format!("invar-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("-7 / 2", -3),
+        ("-7 % 2", -1),
+        ("7 / -2", -3),
+        ("7 % -2", 1),
+        ("-7 / -2", 3),
+        ("-7 % -2", -1),
+        ("-8 >> 1", -4),
+        ("-7 >> 1", -4),
+        ("3 << 4", 48),
+        ("2147483647 + 1", 2147483648i64),
+    ];
+    for (k, (expr, value)) in cases.iter().enumerate() {
+        for (offset, verdict) in [(0, "true"), (1, "false")] {
+            let program = dir.join(format!("case{k}_{offset}.c"));
+            std::fs::write(
+                &program,
+                format!(
+                    "extern void reach_error(void);\n\
+                     extern int __VERIFIER_nondet_int(void);\n\
+                     int main(void) {{\n\
+                       long long v = {expr};\n\
+                       if (v != {}LL) reach_error();\n\
+                       return 0;\n\
+                     }}\n",
+                    value + offset
+                ),
+            )
+            .unwrap();
+            let out = invar(&[
+                "check",
+                program.to_str().unwrap(),
+                "--int",
+                "--timeout",
+                "20",
+            ]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                stdout.lines().next(),
+                Some(verdict),
+                "{expr} == {}: {stdout}{}",
+                value + offset,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    // Bit operations have no meaning on mathematical integers: refused.
+    let program = dir.join("bits.c");
+    std::fs::write(&program, "int main(void) { int x = 6 & 3; return x; }\n").unwrap();
+    let out = invar(&["check", program.to_str().unwrap(), "--int"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bit operations under --int"));
+    std::fs::remove_dir_all(&dir).ok();
+}
