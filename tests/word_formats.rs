@@ -264,10 +264,12 @@ fn vmt_samples_are_decided_at_bit_and_word_level() {
 
 #[test]
 fn crosscheck_agrees_across_representations_and_engines() {
+    // 11 rows: IC3, BMC and k-induction on three bit-level representations,
+    // and the SMT engine on the word-level model and on its VMT export.
     let dir = root().join("hwmcc-samples/btor2");
     for (file, verdict) in [
-        ("btor2tools_noninitstate.btor2", "all 9 verdicts unsafe"),
-        ("btor2tools_twocount2c.btor2", "all 9 verdicts unsafe"),
+        ("btor2tools_noninitstate.btor2", "all 11 verdicts unsafe"),
+        ("btor2tools_twocount2c.btor2", "all 11 verdicts unsafe"),
         ("hwmcc19_goel_cal9.btor2", "verdicts safe"),
         ("pono_counter-true.btor2", "verdicts safe"),
     ] {
@@ -286,7 +288,11 @@ fn crosscheck_agrees_across_representations_and_engines() {
         "--timeout",
         "3",
     ]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("all 9 verdicts unsafe"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 11 verdicts unsafe"));
+    // An Int model has only the SMT engine's rows: the model and its export.
+    let lia = root().join("formats/vmt/lia_counter.vmt");
+    let out = invar(&["crosscheck", lia.to_str().unwrap(), "--timeout", "3"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 2 verdicts safe"));
 }
 
 #[test]

@@ -34,7 +34,8 @@ fn confirm(
     k: usize,
     deadline: Option<Instant>,
 ) -> Result<(), String> {
-    let u = Unroller::new(ts);
+    let standard = crate::smt::unroll::standard(ts);
+    let u = Unroller::new(&standard);
     // Step j's definitions refer to the states of step j + 1.
     let mut declarations: String = (0..=k + 2).map(|j| u.declare_states(j)).collect();
     for j in 0..=k + 1 {

@@ -121,7 +121,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 print_verdict("true\n");
                 Ok(EXIT_SAFE)
             }
-            SmtDecided::Unknown(reason) => {
+            SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => {
                 let reason = format!("{file}: {reason}");
                 Ok(report_unknown(
                     args,

@@ -24,6 +24,9 @@ pub enum SmtDecided {
     },
     /// No verdict, with the reason.
     Unknown(String),
+    /// The engine claimed a proof that the second solver did not confirm
+    /// (an engine bug or a solver disagreement): no verdict.
+    Unconfirmed(String),
 }
 
 /// Runs the SMT engine on the properties `props` of `ts` and checks its answer.
@@ -66,7 +69,7 @@ pub fn decide(
                         checker: kind.name(),
                     }
                 }
-                Err(e) => SmtDecided::Unknown(format!(
+                Err(e) => SmtDecided::Unconfirmed(format!(
                     "the SMT engine's proof could not be confirmed ({e}); no verdict"
                 )),
             }

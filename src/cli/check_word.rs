@@ -202,7 +202,7 @@ fn run_smt(
             print_verdict(&text);
             Ok(EXIT_SAFE)
         }
-        SmtDecided::Unknown(reason) => Ok(report_unknown(
+        SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => Ok(report_unknown(
             args,
             &file,
             props,

@@ -4,11 +4,15 @@
 //! Representations: a word-level model is checked through its bit-blasted
 //! circuit, through its VMT export read back, and through the circuit's AIGER
 //! encoding read back; an AIGER model as read, and through its lifting to a
-//! Bool transition system bit-blasted again. A disagreement, a trace that
-//! does not replay or a proof that fails its check exits with code 3.
+//! Bool transition system bit-blasted again. Beside the bit-level engines,
+//! the word-level SMT engine runs on the word-level model and on its VMT
+//! export (for AIGER, on the lifted system); Int/Real models get only these
+//! rows. A disagreement, a trace that does not replay or a proof that fails
+//! its check exits with code 3.
 
 use super::args::{CheckArgs, EngineArg};
 use super::check::{decide, model_format, Decided, Format};
+use super::check_smt::{self, SmtDecided};
 use super::check_word::read_model;
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, ts_from_aig, Blasted};
@@ -68,12 +72,16 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
     let format = model_format(file)?;
     let (aiger_model, ts);
     let mut reps: Vec<Representation> = Vec::new();
+    // Word-level systems for the SMT engine, which replays on them.
+    let mut systems: Vec<(&'static str, Ts)> = Vec::new();
     let prop_count;
     if format == Format::Aiger {
         aiger_model = aiger::read_file(file).map_err(|e| e.to_string())?;
         let aig = aiger_model.to_aig();
         prop_count = aig.bad.len();
-        let lifted = bitblast(&ts_from_aig(&aig)).map_err(|e| format!("{name}: {e}"))?;
+        let lifted_ts = ts_from_aig(&aig);
+        let lifted = bitblast(&lifted_ts).map_err(|e| format!("{name}: {e}"))?;
+        systems.push(("aiger->ts", lifted_ts));
         reps.push(Representation {
             name: "aiger",
             aig,
@@ -87,9 +95,18 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
     } else {
         ts = read_model(file, format)?;
         prop_count = ts.bad.len();
-        let blasted = bitblast(&ts).map_err(|e| format!("{name}: {e}"))?;
         let exported = vmt::read_str("(vmt export)", &vmt::write(&ts))
             .map_err(|e| format!("internal error: the VMT export does not read back: {e}"))?;
+        if invar::smt::unroll::unsupported(&ts).is_none() {
+            systems.push(("word", ts.clone()));
+            systems.push(("vmt-export", exported.clone()));
+        }
+        let blasted = match bitblast(&ts) {
+            Ok(b) => b,
+            // Int and Real: only the SMT engine's representations.
+            Err(_) if !systems.is_empty() => return smt_only(&name, &systems, property, timeout),
+            Err(e) => return Err(format!("{name}: {e}")),
+        };
         let blasted_export = bitblast(&exported).map_err(|e| format!("{name}: {e}"))?;
         let encoded = aiger::write_binary(&aiger::Aiger::from_aig(&blasted.aig));
         let reread = aiger::read_bytes("(aiger export)", &encoded)
@@ -111,16 +128,8 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
             original: Original::Word(&ts, Box::new((blasted, ts.clone()))),
         });
     }
-    let props: Vec<usize> = match property {
-        Some(p) if p < prop_count => vec![p],
-        Some(p) => return Err(format!("{name}: --property {p} is out of range")),
-        None if prop_count == 0 => return Err(format!("{name}: the model has no bad property")),
-        None => (0..prop_count).collect(),
-    };
-    println!(
-        "{:<18} {:<6} {:<8} {:>8}  check",
-        "representation", "engine", "verdict", "time"
-    );
+    let props = select(&name, property, prop_count)?;
+    print_header();
     let mut safe = 0;
     let mut unsafe_ = 0;
     let mut failures = 0;
@@ -130,21 +139,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
             (EngineArg::Bmc, "bmc"),
             (EngineArg::Kind, "kind"),
         ] {
-            let args = CheckArgs {
-                file: file.to_path_buf(),
-                engine,
-                property,
-                timeout: Some(timeout),
-                max_k: None,
-                simple_path: false,
-                no_simplify: false,
-                sat: None,
-                verbose: false,
-                certificate: None,
-                json: false,
-                witness: false,
-                c: Default::default(),
-            };
+            let args = check_args(file, engine, property, timeout);
             let start = Instant::now();
             let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));
             let (verdict, check) = match decide(&rep.aig, &props, &args, &budget, &name) {
@@ -188,6 +183,110 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
             );
         }
     }
+    let (s, u, f) = smt_rows(&name, &systems, &props, property, timeout);
+    (safe, unsafe_, failures) = (safe + s, unsafe_ + u, failures + f);
+    conclude(safe, unsafe_, failures)
+}
+
+/// Arguments of one engine run.
+fn check_args(file: &Path, engine: EngineArg, property: Option<usize>, timeout: f64) -> CheckArgs {
+    CheckArgs {
+        file: file.to_path_buf(),
+        engine,
+        property,
+        timeout: Some(timeout),
+        max_k: None,
+        simple_path: false,
+        no_simplify: false,
+        sat: None,
+        verbose: false,
+        certificate: None,
+        json: false,
+        witness: false,
+        c: Default::default(),
+    }
+}
+
+/// The SMT engine on each word-level system; prints rows and returns the
+/// counts of safe, unsafe and failed answers. Its answers are checked inside
+/// (trace replay on the system, proof re-asked of another solver).
+fn smt_rows(
+    name: &str,
+    systems: &[(&'static str, Ts)],
+    props: &[usize],
+    property: Option<usize>,
+    timeout: f64,
+) -> (usize, usize, usize) {
+    let (mut safe, mut unsafe_, mut failures) = (0, 0, 0);
+    let args = check_args(Path::new(name), EngineArg::Smt, property, timeout);
+    for (label, system) in systems {
+        let start = Instant::now();
+        let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));
+        let (verdict, check) = match check_smt::decide(system, props, &args, &budget) {
+            Ok(SmtDecided::Unsafe(trace, _)) => {
+                unsafe_ += 1;
+                ("unsafe", format!("trace of {} steps replays", trace.len()))
+            }
+            Ok(SmtDecided::Safe { k, checker }) => {
+                safe += 1;
+                (
+                    "safe",
+                    format!("{}-induction proof confirmed by {checker}", k + 1),
+                )
+            }
+            Ok(SmtDecided::Unconfirmed(reason)) => {
+                failures += 1;
+                ("unknown", format!("FAILED: {reason}"))
+            }
+            Ok(SmtDecided::Unknown(reason)) => ("unknown", reason),
+            Err(e) => {
+                failures += 1;
+                ("error", format!("FAILED: {e}"))
+            }
+        };
+        println!(
+            "{:<18} {:<6} {:<8} {:>7.2}s  {check}",
+            label,
+            "smt",
+            verdict,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    (safe, unsafe_, failures)
+}
+
+/// The cross-check of a model only the SMT engine takes (Int, Real).
+fn smt_only(
+    name: &str,
+    systems: &[(&'static str, Ts)],
+    property: Option<usize>,
+    timeout: f64,
+) -> Result<i32, String> {
+    let count = systems[0].1.bad.len();
+    let props = select(name, property, count)?;
+    print_header();
+    let (safe, unsafe_, failures) = smt_rows(name, systems, &props, property, timeout);
+    conclude(safe, unsafe_, failures)
+}
+
+fn select(name: &str, property: Option<usize>, count: usize) -> Result<Vec<usize>, String> {
+    match property {
+        Some(p) if p < count => Ok(vec![p]),
+        Some(p) => Err(format!("{name}: --property {p} is out of range")),
+        None if count == 0 => Err(format!("{name}: the model has no bad property")),
+        None => Ok((0..count).collect()),
+    }
+}
+
+fn print_header() {
+    println!(
+        "{:<18} {:<6} {:<8} {:>8}  check",
+        "representation", "engine", "verdict", "time"
+    );
+}
+
+/// Prints the conclusion and gives the exit code.
+fn conclude(safe: usize, unsafe_: usize, failures: usize) -> Result<i32, String> {
     if safe > 0 && unsafe_ > 0 {
         println!("DISAGREEMENT: {safe} safe and {unsafe_} unsafe answers");
         return Ok(EXIT_REJECTED);

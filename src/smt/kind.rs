@@ -47,7 +47,8 @@ pub fn check(
     if let Some(reason) = super::unroll::unsupported(ts) {
         return Ok((WordVerdict::Unknown(reason), SmtStats::default()));
     }
-    let u = Unroller::new(ts);
+    let standard = super::unroll::standard(ts);
+    let u = Unroller::new(&standard);
     let mut base = Solver::start(SolverKind::Z3)?;
     let mut step = Solver::start(SolverKind::Z3)?;
     let mut stats = SmtStats::default();
@@ -79,7 +80,7 @@ pub fn check(
         ))?;
         match base.check(budget.deadline())? {
             SatAnswer::Sat => {
-                let trace = read_trace(&mut base, ts, &u, k + 1)?;
+                let trace = read_trace(&mut base, &standard, &u, k + 1)?;
                 return Ok((WordVerdict::Unsafe(trace), stats));
             }
             SatAnswer::Unknown => return Ok((unknown(&base, budget, k), stats)),

@@ -3,6 +3,7 @@
 //! subterms of step `k` are `d{n}@{k}`, so a step is linear in the size of
 //! the term DAG.
 
+use crate::formats::smtlib::lower::lower;
 use crate::formats::smtlib::print::{shared_subterms, Printer};
 use crate::ir::term::{Op, Sort, Term};
 use crate::ir::ts::Ts;
@@ -16,6 +17,40 @@ pub struct Unroller<'a> {
     /// Subterms used more than once by what a step needs: constraints, bad
     /// terms, next functions, relational transitions, initial conditions.
     shared: Vec<Term>,
+}
+
+/// `ts` with the operators outside SMT-LIB (BTOR2's reductions, overflow
+/// predicates, variable rotations) replaced by their definitions, as the
+/// VMT writer does; states and inputs are unchanged, so traces carry over.
+pub fn standard(ts: &Ts) -> Ts {
+    let mut out = ts.clone();
+    let mut roots: Vec<Term> = Vec::new();
+    for s in &ts.states {
+        roots.extend(s.init);
+        roots.extend(s.next);
+    }
+    roots.extend(&ts.init);
+    roots.extend(&ts.trans);
+    roots.extend(&ts.constraints);
+    roots.extend(ts.bad.iter().map(|p| p.term));
+    let lowered = lower(&mut out.terms, &roots);
+    let mut it = lowered.into_iter();
+    for s in &mut out.states {
+        s.init = s.init.map(|_| it.next().expect("one per root"));
+        s.next = s.next.map(|_| it.next().expect("one per root"));
+    }
+    for t in out
+        .init
+        .iter_mut()
+        .chain(&mut out.trans)
+        .chain(&mut out.constraints)
+    {
+        *t = it.next().expect("one per root");
+    }
+    for p in &mut out.bad {
+        p.term = it.next().expect("one per root");
+    }
+    out
 }
 
 /// Why a system cannot go to the SMT engine.
