@@ -168,3 +168,66 @@ fn encoded_cfas_export_to_vmt_that_reads_back_with_the_same_verdict() {
         assert_eq!(got, expected);
     }
 }
+
+/// One edge running `c; c` where `c` adds 1 or 2 to x (a choice), from
+/// x = 0, and an error edge taken when x equals `target` afterwards.
+fn twice(target: u64, copies_in_branches: bool) -> Cfa {
+    let mut cfa = Cfa::default();
+    let x = cfa.terms.var("x", Sort::BitVec(4));
+    cfa.vars.push(x);
+    let (l0, l1, done, error) = (
+        cfa.add_location("entry"),
+        cfa.add_location("after"),
+        cfa.add_location("end"),
+        cfa.add_location("error"),
+    );
+    cfa.init = l0;
+    cfa.error = error;
+    let bv = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(4, v));
+    let (zero, one, two) = (bv(&mut cfa, 0), bv(&mut cfa, 1), bv(&mut cfa, 2));
+    let plus_one = cfa.terms.mk(Op::BvAdd, &[x, one]);
+    let plus_two = cfa.terms.mk(Op::BvAdd, &[x, two]);
+    let step = Command::Assign(x, plus_one).or(Command::Assign(x, plus_two));
+    let body = if copies_in_branches {
+        // The same prefix copied into both branches of a choice, as the
+        // sequence rule of LBE does: the copies are exclusive.
+        let t = cfa.terms.bool(true);
+        let tail_a = Command::Assume(t);
+        let tail_b = Command::Assign(x, plus_one);
+        let a = step.clone().then(step.clone()).then(tail_a);
+        let b = step.clone().then(step.clone()).then(tail_b);
+        a.or(b)
+    } else {
+        step.clone().then(step)
+    };
+    cfa.add_edge(l0, Command::Assign(x, zero).then(body), l1);
+    let tv = bv(&mut cfa, target);
+    let hit = cfa.terms.eq(x, tv);
+    let miss = cfa.terms.not(hit);
+    cfa.add_edge(l1, Command::Assume(hit), error);
+    cfa.add_edge(l1, Command::Assume(miss), done);
+    cfa
+}
+
+/// The encoder shares the encoding of equal commands only between exclusive
+/// branches: two runs of one choice in sequence must choose independently.
+#[test]
+fn repeated_commands_choose_independently_and_exclusive_copies_share() {
+    // c; c from 0 reaches 2, 3 and 4 (3 only if the runs choose differently).
+    for (target, verdict) in [(2, "unsafe"), (3, "unsafe"), (4, "unsafe"), (5, "safe")] {
+        assert_eq!(decide(&twice(target, false)), verdict, "x == {target}");
+    }
+    // (c; c; skip) [] (c; c; x += 1) reaches 2..=5: the copies of `c; c`
+    // share their inputs, and both branches keep all of their paths.
+    for (target, verdict) in [(3, "unsafe"), (5, "unsafe"), (1, "safe"), (6, "safe")] {
+        assert_eq!(decide(&twice(target, true)), verdict, "x == {target}");
+    }
+    // The shared encoding is smaller: the copies' choice inputs appear once.
+    let ts = encode(&twice(3, true));
+    let choices = ts
+        .inputs
+        .iter()
+        .filter(|&&i| ts.terms.var_name(i).unwrap_or("").starts_with("choice"))
+        .count();
+    assert_eq!(choices, 3, "two for the shared `c; c` and one for the outer choice");
+}

@@ -9,6 +9,14 @@
 //! - `valid' = valid ∧ (the picked edge leaves pc and its guard holds)`,
 //!   `pc'` and the variables take the picked edge's values;
 //! - the property is `pc != error`, so bad is `valid ∧ pc = error`.
+//!
+//! Large-block encoding copies a command into every branch that follows it,
+//! so one block can hold many copies of the same command run from the same
+//! state in mutually exclusive branches. Those copies are encoded once and
+//! share their choice and havoc inputs (only one of them runs in a step);
+//! encoded separately, byte_add-1's export was 3.5 MB, exponential in the
+//! number of consecutive branches. Copies on one path are never shared: two
+//! runs of a command in sequence need independent inputs.
 
 use super::{Cfa, Command, Loc};
 use crate::ir::bv::BvValue;
@@ -25,10 +33,36 @@ fn bits_for(n: usize) -> u32 {
     w
 }
 
+/// Where in the nest of choices a command runs: (choice, branch) pairs from
+/// the outside in; the top level is choice 0, branched by edge.
+type ChoicePath = Vec<(usize, usize)>;
+
+/// An encoded command: where it ran, its guard and the values after it.
+struct Encoded {
+    command: Command,
+    path: ChoicePath,
+    guard: Term,
+    after: HashMap<Term, Term>,
+}
+
 struct Encoder<'a> {
     terms: &'a mut Terms,
     inputs: Vec<Term>,
     fresh: usize,
+    /// The current choice path.
+    path: ChoicePath,
+    /// Choices numbered so far.
+    choices: usize,
+    /// Encoded compound commands by (hash of command, state).
+    memo: HashMap<(u64, Vec<(Term, Term)>), Vec<Encoded>>,
+}
+
+/// Whether two choice paths lie in different branches of one choice.
+fn exclusive(a: &ChoicePath, b: &ChoicePath) -> bool {
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some(((ca, ba), (cb, bb))) => ca == cb && ba != bb,
+        None => false,
+    }
 }
 
 impl Encoder<'_> {
@@ -43,13 +77,43 @@ impl Encoder<'_> {
         self.terms.bv(BvValue::from_u64(width, value as u64))
     }
 
-    /// Executes `command` from `state`: the guard under which it runs and the
-    /// variables' values after it.
+    /// Executes `command` from `state`, reusing the encoding of an equal
+    /// command from the same state in an exclusive branch.
     fn execute(
         &mut self,
         command: &Command,
         state: &HashMap<Term, Term>,
     ) -> (Term, HashMap<Term, Term>) {
+        if !matches!(command, Command::Seq(_) | Command::Choice(_)) {
+            return self.run(command, state);
+        }
+        let mut key_state: Vec<(Term, Term)> = state.iter().map(|(&k, &v)| (k, v)).collect();
+        key_state.sort_unstable();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(command, &mut hasher);
+        let key = (std::hash::Hasher::finish(&hasher), key_state);
+        if let Some(done) = self.memo.get(&key) {
+            let path = &self.path;
+            if let Some(e) = done
+                .iter()
+                .find(|e| &e.command == command && exclusive(&e.path, path))
+            {
+                return (e.guard, e.after.clone());
+            }
+        }
+        let (guard, after) = self.run(command, state);
+        self.memo.entry(key).or_default().push(Encoded {
+            command: command.clone(),
+            path: self.path.clone(),
+            guard,
+            after: after.clone(),
+        });
+        (guard, after)
+    }
+
+    /// Executes `command` from `state`: the guard under which it runs and the
+    /// variables' values after it.
+    fn run(&mut self, command: &Command, state: &HashMap<Term, Term>) -> (Term, HashMap<Term, Term>) {
         let substitute = |terms: &mut Terms, t: Term, state: &HashMap<Term, Term>| {
             terms.substitute(&[t], state)[0]
         };
@@ -79,8 +143,14 @@ impl Encoder<'_> {
                 (self.terms.and_all(&guards), cur)
             }
             Command::Choice(branches) => {
-                let results: Vec<(Term, HashMap<Term, Term>)> =
-                    branches.iter().map(|b| self.execute(b, state)).collect();
+                self.choices += 1;
+                let id = self.choices;
+                let mut results = Vec::new();
+                for (i, b) in branches.iter().enumerate() {
+                    self.path.push((id, i));
+                    results.push(self.execute(b, state));
+                    self.path.pop();
+                }
                 let width = bits_for(branches.len());
                 let pick = self.fresh_input("choice", Sort::BitVec(width));
                 // Branch i runs when pick = i; the last branch takes the other values.
@@ -118,6 +188,9 @@ pub fn encode(cfa: &Cfa) -> Ts {
         terms: &mut ts.terms,
         inputs: Vec::new(),
         fresh: 0,
+        path: Vec::new(),
+        choices: 0,
+        memo: HashMap::new(),
     };
     let edge_width = bits_for(cfa.edges.len().max(1));
     let pick = enc.terms.var("edge", Sort::BitVec(edge_width));
@@ -127,6 +200,8 @@ pub fn encode(cfa: &Cfa) -> Ts {
     let mut next_pc = enc.constant(pc_width, index[&cfa.error]);
     let mut next_vars: HashMap<Term, Term> = identity.clone();
     for (k, e) in cfa.edges.iter().enumerate().rev() {
+        // Edges are the branches of choice 0: one is taken per step.
+        enc.path = vec![(0, k)];
         let (guard, values) = enc.execute(&e.command, &identity);
         let kc = enc.constant(edge_width, k);
         let is_k = enc.terms.eq(pick, kc);

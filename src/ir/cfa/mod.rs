@@ -14,7 +14,7 @@ use std::fmt;
 pub struct Loc(pub u32);
 
 /// A guarded command over the program variables.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
     /// Blocks unless the Bool term holds.
     Assume(Term),
