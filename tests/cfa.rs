@@ -229,5 +229,8 @@ fn repeated_commands_choose_independently_and_exclusive_copies_share() {
         .iter()
         .filter(|&&i| ts.terms.var_name(i).unwrap_or("").starts_with("choice"))
         .count();
-    assert_eq!(choices, 3, "two for the shared `c; c` and one for the outer choice");
+    assert_eq!(
+        choices, 3,
+        "two for the shared `c; c` and one for the outer choice"
+    );
 }

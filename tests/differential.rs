@@ -179,7 +179,19 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 ..Ic3Options::default()
             },
         );
-        for outcome in [&b, &with_sp, &plain, &ic3_ctg, &ic3_plain] {
+        // IC3 with one solver for all frames (activation literals per level).
+        let ic3_shared = ic3::check(
+            reduced,
+            &Ic3Options {
+                limits: Limits {
+                    max_depth: None,
+                    ..limits.clone()
+                },
+                shared_solver: true,
+                ..Ic3Options::default()
+            },
+        );
+        for outcome in [&b, &with_sp, &plain, &ic3_ctg, &ic3_plain, &ic3_shared] {
             match (&outcome.verdict, truth) {
                 (Verdict::Unsafe(trace), Some(len)) => {
                     assert_eq!(

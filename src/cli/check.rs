@@ -389,6 +389,9 @@ fn run_engine(args: &CheckArgs, aig: &Aig, limits: &Limits, ic3_backend: Backend
     if std::env::var_os("INVAR_IC3_ALL_LEVELS").is_some() {
         ic3_options.skip_unchanged_levels = false;
     }
+    if std::env::var_os("INVAR_IC3_SHARED_SOLVER").is_some() {
+        ic3_options.shared_solver = true;
+    }
     match args.engine {
         EngineArg::Bmc => bmc::check(aig, limits),
         EngineArg::Kind => kind::check(aig, &kind_options),

@@ -45,7 +45,7 @@ use crate::ir::trace::Trace;
 use crate::sat::SatStats;
 use frames::Frames;
 use obligation::{Obligation, ObligationQueue};
-use query::{QuerySolver, TsLits};
+use query::{FrameSolvers, QuerySolver, TsLits};
 use std::time::{Duration, Instant};
 
 /// Options of IC3 (defaults from ic3ref).
@@ -63,6 +63,10 @@ pub struct Ic3Options {
     pub infinite_frame: bool,
     /// Propagate only from the lowest level changed since the last round.
     pub skip_unchanged_levels: bool,
+    /// One solver for all frames, each level's lemmas under an activation
+    /// literal, instead of one solver per frame (measured: see
+    /// docs/ARCHITECTURE.md).
+    pub shared_solver: bool,
 }
 
 impl Default for Ic3Options {
@@ -74,6 +78,7 @@ impl Default for Ic3Options {
             mic_attempts: 3,
             infinite_frame: true,
             skip_unchanged_levels: true,
+            shared_solver: false,
         }
     }
 }
@@ -126,7 +131,7 @@ pub struct Ic3<'a> {
     init: Vec<Option<bool>>,
     lits: TsLits,
     frames: Frames,
-    solvers: Vec<QuerySolver>,
+    solvers: FrameSolvers,
     lift_solver: QuerySolver,
     queue: ObligationQueue,
     activity: Vec<f64>,
@@ -149,16 +154,20 @@ impl<'a> Ic3<'a> {
             init: aig.latches.iter().map(|l| l.init).collect(),
             lits,
             frames: Frames::new(),
-            solvers: Vec::new(),
+            solvers: FrameSolvers::PerFrame(Vec::new()),
             lift_solver,
             queue: ObligationQueue::default(),
             activity: vec![0.0; aig.latches.len()],
             stats: Ic3Stats::default(),
             options,
         };
-        let f0 = ic3.frame_solver(0);
-        let f1 = ic3.frame_solver(1);
-        ic3.solvers = vec![f0, f1];
+        ic3.solvers = if ic3.options.shared_solver {
+            ic3.shared_solver()
+        } else {
+            let f0 = ic3.frame_solver(0);
+            let f1 = ic3.frame_solver(1);
+            FrameSolvers::PerFrame(vec![f0, f1])
+        };
         ic3
     }
 
@@ -192,8 +201,7 @@ impl<'a> Ic3<'a> {
                 return Ok(None);
             }
             self.frames.extend();
-            let solver = self.frame_solver(k + 1);
-            self.solvers.push(solver);
+            self.add_frame_solver(k + 1);
             if let Some(level) = self.propagate()? {
                 return Ok(Some(Found::Proof(self.frames.lemmas_from(level + 1))));
             }
@@ -332,11 +340,7 @@ impl<'a> Ic3<'a> {
     /// The counters, with the live solvers' SAT calls added.
     pub fn stats(&self) -> Ic3Stats {
         let mut stats = self.stats.clone();
-        for s in self
-            .solvers
-            .iter()
-            .chain(std::iter::once(&self.lift_solver))
-        {
+        for s in self.solvers.all().chain(std::iter::once(&self.lift_solver)) {
             stats.sat += s.solver.stats();
         }
         stats.frames = self.frames.top();

@@ -87,6 +87,7 @@ impl Ic3<'_> {
             self.stats.sat += solver.solver.stats();
             if kept.len() == candidates.len() {
                 self.stats.to_infinite += kept.len() as u64;
+                self.add_infinite_clauses(&kept);
                 self.frames.move_to_infinite(kept);
                 return Ok(());
             }

@@ -7,6 +7,10 @@
 //! all of them ([`TsLits`]). Temporary clauses carry an activation literal
 //! that is disabled for good after the query; a solver is rebuilt once too
 //! many such dead clauses have piled up.
+//!
+//! With `shared_solver`, one solver holds T once and every level's lemmas
+//! under that level's activation literal; a query on F_k assumes the
+//! literals of levels k and up and of the infinite frame (F_0: Init's).
 
 use super::cube::{Cube, StateLit};
 use super::{Ic3, Interrupted};
@@ -111,6 +115,52 @@ impl QuerySolver {
     }
 }
 
+/// The SAT solvers of the frames.
+pub enum FrameSolvers {
+    /// One solver per frame, holding the lemmas of its level and above.
+    PerFrame(Vec<QuerySolver>),
+    /// One solver; `levels[i]` activates level i's lemmas (level 0: Init).
+    Shared {
+        /// The solver.
+        solver: QuerySolver,
+        /// Activation literal of each level.
+        levels: Vec<Lit>,
+        /// Activation literal of the infinite frame.
+        infinite: Lit,
+    },
+}
+
+impl FrameSolvers {
+    /// Every live solver (for statistics).
+    pub fn all(&self) -> Box<dyn Iterator<Item = &QuerySolver> + '_> {
+        match self {
+            FrameSolvers::PerFrame(v) => Box::new(v.iter()),
+            FrameSolvers::Shared { solver, .. } => Box::new(std::iter::once(solver)),
+        }
+    }
+
+    /// The solver of frame `level` and the activation literals to assume.
+    fn frame(&mut self, level: usize) -> (&mut QuerySolver, Vec<Lit>) {
+        match self {
+            FrameSolvers::PerFrame(v) => (&mut v[level], Vec::new()),
+            FrameSolvers::Shared {
+                solver,
+                levels,
+                infinite,
+            } => {
+                let acts = if level == 0 {
+                    vec![levels[0]]
+                } else {
+                    let mut a = levels[level..].to_vec();
+                    a.push(*infinite);
+                    a
+                };
+                (solver, acts)
+            }
+        }
+    }
+}
+
 /// The answer to a relative-induction query.
 pub enum Consecution {
     /// The cube is unreachable in one step from F ∧ ¬cube; the reduced cube
@@ -150,9 +200,9 @@ impl Ic3<'_> {
         }
     }
 
-    fn read_model(&self, solver: &dyn Solver) -> (Vec<bool>, Vec<bool>) {
-        let state = self.lits.state.iter().map(|&l| solver.value(l)).collect();
-        let inputs = self.lits.inputs.iter().map(|&l| solver.value(l)).collect();
+    fn read_model(lits: &TsLits, solver: &dyn Solver) -> (Vec<bool>, Vec<bool>) {
+        let state = lits.state.iter().map(|&l| solver.value(l)).collect();
+        let inputs = lits.inputs.iter().map(|&l| solver.value(l)).collect();
         (state, inputs)
     }
 
@@ -169,18 +219,26 @@ impl Ic3<'_> {
         self.stats.relative_induction += 1;
         let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
         let mut assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
-        let solver = &mut self.solvers[level - 1];
+        let (solver, acts) = self.solvers.frame(level - 1);
+        assumptions.extend(acts);
         let result = solver.solve_with_temporary(&clause, &mut assumptions);
         let answer = match Self::check(result) {
             Err(e) => Err(e),
             Ok(true) => {
-                let (state, inputs) = self.read_model(self.solvers[level - 1].solver.as_ref());
+                let solver = self.solvers.frame(level - 1).0.solver.as_ref();
+                let (state, inputs) = Self::read_model(&self.lits, solver);
                 Ok(Consecution::Predecessor { state, inputs })
             }
             Ok(false) => {
-                let solver = self.solvers[level - 1].solver.as_ref();
-                let mut core: Vec<StateLit> = (cube.lits().iter().copied())
-                    .filter(|&l| solver.failed(self.primed_lit(l)))
+                let primed: Vec<(StateLit, Lit)> = cube
+                    .lits()
+                    .iter()
+                    .map(|&l| (l, self.primed_lit(l)))
+                    .collect();
+                let solver = self.solvers.frame(level - 1).0.solver.as_ref();
+                let mut core: Vec<StateLit> = (primed.iter())
+                    .filter(|&&(_, p)| solver.failed(p))
+                    .map(|&(l, _)| l)
                     .collect();
                 if !core
                     .iter()
@@ -196,7 +254,7 @@ impl Ic3<'_> {
                 Ok(Consecution::Inductive(Cube::new(core)))
             }
         };
-        self.solvers[level - 1].retire(&assumptions);
+        self.solvers.frame(level - 1).0.retire(&assumptions);
         self.maybe_rebuild(level - 1);
         self.stats.time_relative_induction += start.elapsed();
         answer
@@ -208,10 +266,13 @@ impl Ic3<'_> {
         level: usize,
     ) -> Result<Option<(Cube, Vec<bool>)>, Interrupted> {
         let bad = self.lits.bad;
-        if !Self::check(self.solvers[level].solver.solve(&[bad]))? {
+        let (solver, mut assumptions) = self.solvers.frame(level);
+        assumptions.push(bad);
+        if !Self::check(solver.solver.solve(&assumptions))? {
             return Ok(None);
         }
-        let (state, inputs) = self.read_model(self.solvers[level].solver.as_ref());
+        let solver = self.solvers.frame(level).0.solver.as_ref();
+        let (state, inputs) = Self::read_model(&self.lits, solver);
         let cube = self.lift(&state, &inputs, Target::Bad)?;
         Ok(Some((cube, inputs)))
     }
@@ -277,9 +338,82 @@ impl Ic3<'_> {
 
     /// Adds the lemma `¬cube` to the solvers of frames `from..=to`.
     pub(super) fn add_lemma_clause(&mut self, cube: &Cube, from: usize, to: usize) {
-        let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
-        for solver in &mut self.solvers[from..=to] {
+        let mut clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+        match &mut self.solvers {
+            FrameSolvers::PerFrame(v) => {
+                for solver in &mut v[from..=to] {
+                    solver.solver.add_clause(&clause);
+                }
+            }
+            FrameSolvers::Shared { solver, levels, .. } => {
+                clause.push(!levels[to]);
+                solver.solver.add_clause(&clause);
+            }
+        }
+    }
+
+    /// Puts lemmas moved to the infinite frame under its activation literal
+    /// (frame solvers built later get them from the frames).
+    pub(super) fn add_infinite_clauses(&mut self, cubes: &[Cube]) {
+        if let FrameSolvers::Shared {
+            solver, infinite, ..
+        } = &mut self.solvers
+        {
+            for cube in cubes {
+                let mut clause: Vec<Lit> = cube
+                    .lits()
+                    .iter()
+                    .map(|&l| !self.lits.state[l.latch()].xor(!l.value()))
+                    .collect();
+                clause.push(!*infinite);
+                solver.solver.add_clause(&clause);
+            }
+        }
+    }
+
+    /// Adds frame `level`'s solver, or its activation literal.
+    pub(super) fn add_frame_solver(&mut self, level: usize) {
+        if let FrameSolvers::Shared { solver, levels, .. } = &mut self.solvers {
+            levels.push(solver.solver.new_var());
+            return;
+        }
+        let solver = self.frame_solver(level);
+        if let FrameSolvers::PerFrame(v) = &mut self.solvers {
+            v.push(solver);
+        }
+    }
+
+    /// The shared solver with Init, every level's lemmas and the infinite
+    /// frame, each under its activation literal.
+    pub(super) fn shared_solver(&mut self) -> FrameSolvers {
+        let limits = &self.options.limits;
+        let (mut solver, _) = QuerySolver::new(self.aig, limits.backend, &limits.budget, true);
+        let levels: Vec<Lit> = (0..=self.frames.top())
+            .map(|_| solver.solver.new_var())
+            .collect();
+        let infinite = solver.solver.new_var();
+        for (i, init) in self.init.iter().enumerate() {
+            if let Some(v) = *init {
+                solver
+                    .solver
+                    .add_clause(&[!levels[0], self.lits.state[i].xor(!v)]);
+            }
+        }
+        let guarded = (1..=self.frames.top())
+            .flat_map(|l| {
+                let act = levels[l];
+                self.frames.at(l).iter().map(move |c| (c, act))
+            })
+            .chain(self.frames.infinite().iter().map(|c| (c, infinite)));
+        for (cube, act) in guarded {
+            let mut clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+            clause.push(!act);
             solver.solver.add_clause(&clause);
+        }
+        FrameSolvers::Shared {
+            solver,
+            levels,
+            infinite,
         }
     }
 
@@ -325,10 +459,19 @@ impl Ic3<'_> {
     }
 
     fn maybe_rebuild(&mut self, level: usize) {
-        if self.solvers[level].dead > REBUILD_AFTER {
-            self.stats.sat += self.solvers[level].solver.stats();
-            self.solvers[level] = self.frame_solver(level);
-            self.stats.rebuilds += 1;
+        let solver = self.solvers.frame(level).0;
+        if solver.dead <= REBUILD_AFTER {
+            return;
+        }
+        self.stats.sat += solver.solver.stats();
+        self.stats.rebuilds += 1;
+        if let FrameSolvers::PerFrame(_) = self.solvers {
+            let fresh = self.frame_solver(level);
+            if let FrameSolvers::PerFrame(v) = &mut self.solvers {
+                v[level] = fresh;
+            }
+        } else {
+            self.solvers = self.shared_solver();
         }
     }
 }

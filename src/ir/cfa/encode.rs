@@ -113,7 +113,11 @@ impl Encoder<'_> {
 
     /// Executes `command` from `state`: the guard under which it runs and the
     /// variables' values after it.
-    fn run(&mut self, command: &Command, state: &HashMap<Term, Term>) -> (Term, HashMap<Term, Term>) {
+    fn run(
+        &mut self,
+        command: &Command,
+        state: &HashMap<Term, Term>,
+    ) -> (Term, HashMap<Term, Term>) {
         let substitute = |terms: &mut Terms, t: Term, state: &HashMap<Term, Term>| {
             terms.substitute(&[t], state)[0]
         };
