@@ -37,6 +37,9 @@ fn bits_for(n: usize) -> u32 {
 /// the outside in; the top level is choice 0, branched by edge.
 type ChoicePath = Vec<(usize, usize)>;
 
+/// A command (by hash) and the state it runs from, as sorted pairs.
+type MemoKey = (u64, Vec<(Term, Term)>);
+
 /// An encoded command: where it ran, its guard and the values after it.
 struct Encoded {
     command: Command,
@@ -54,7 +57,7 @@ struct Encoder<'a> {
     /// Choices numbered so far.
     choices: usize,
     /// Encoded compound commands by (hash of command, state).
-    memo: HashMap<(u64, Vec<(Term, Term)>), Vec<Encoded>>,
+    memo: HashMap<MemoKey, Vec<Encoded>>,
 }
 
 /// Whether two choice paths lie in different branches of one choice.
