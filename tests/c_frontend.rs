@@ -86,6 +86,30 @@ fn lbe_shrinks_every_program_and_dump_cfa_shows_both() {
             "{file}: {line}"
         );
         assert_eq!(err.matches("cfa: ").count(), 2, "{file}: before and after");
+        // As Graphviz: two digraphs with one `->` line per edge.
+        let out = invar(&[
+            "check",
+            p.to_str().unwrap(),
+            "--dump-cfa=dot",
+            "--timeout",
+            "5",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let graphs: Vec<&str> = err.split("digraph ").skip(1).collect();
+        assert_eq!(graphs.len(), 2, "{file}: {err}");
+        assert!(
+            graphs[0].starts_with("\"before LBE\" {") && graphs[1].starts_with("\"after LBE\" {")
+        );
+        let edges = |g: &str| g.lines().filter(|l| l.contains(" -> ")).count();
+        assert_eq!(
+            (edges(graphs[0]), edges(graphs[1])),
+            (numbers[1], numbers[3]),
+            "{file}"
+        );
+        assert!(
+            graphs[1].contains("color=red"),
+            "{file}: the error location is marked"
+        );
     }
 }
 

@@ -149,15 +149,25 @@ pub struct CheckArgs {
     pub c: CArgs,
 }
 
+/// How `--dump-cfa` prints an automaton.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DumpFormat {
+    /// One line per edge.
+    Text,
+    /// A Graphviz digraph.
+    Dot,
+}
+
 /// How a C program becomes a transition system (`check` and `convert`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct CArgs {
     /// C: keep single-block encoding (no large-block encoding).
     #[arg(long)]
     pub no_lbe: bool,
-    /// C: print the control-flow automaton before and after large-block encoding on stderr.
-    #[arg(long)]
-    pub dump_cfa: bool,
+    /// C: print the control-flow automaton before and after large-block
+    /// encoding on stderr, as text (`--dump-cfa`) or Graphviz dot (`--dump-cfa=dot`).
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text")]
+    pub dump_cfa: Option<DumpFormat>,
     /// C: LP64 data model (64-bit long) instead of ILP32.
     #[arg(long)]
     pub lp64: bool,

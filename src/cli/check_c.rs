@@ -5,7 +5,7 @@
 //! SV-COMP: `false` (the error is reachable), `true`, or `unknown`. Under
 //! `--int` the system is over mathematical integers and goes to the SMT engine.
 
-use super::args::{CArgs, CheckArgs, EngineArg};
+use super::args::{CArgs, CheckArgs, DumpFormat, EngineArg};
 use super::check::{decide, report_unknown, start_budget, Decided};
 use super::check_smt::{self, SmtDecided};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
@@ -28,20 +28,21 @@ pub fn program(file: &Path, args: &CArgs, verbose: bool) -> Result<Program, Fron
         int: args.int,
     };
     let mut program = lower_file(file, &options)?;
-    if args.dump_cfa {
-        eprint!("{}", program.cfa);
-    }
+    let dump = |program: &Program, when: &str| match args.dump_cfa {
+        Some(DumpFormat::Text) => eprint!("{}", program.cfa),
+        Some(DumpFormat::Dot) => eprint!("{}", program.cfa.to_dot(when)),
+        None => {}
+    };
+    dump(&program, "before LBE");
     if !args.no_lbe {
         let stats = large_block_encoding(&mut program.cfa, LbeOptions::default());
-        if verbose || args.dump_cfa {
+        if verbose || args.dump_cfa.is_some() {
             eprintln!(
                 "invar: large-block encoding: {} locations and {} edges before, {} and {} after",
                 stats.before.0, stats.before.1, stats.after.0, stats.after.1
             );
         }
-        if args.dump_cfa {
-            eprint!("{}", program.cfa);
-        }
+        dump(&program, "after LBE");
     }
     Ok(program)
 }
@@ -93,20 +94,13 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let unknown_text = "unknown\n";
     let budget = start_budget(args, Arc::new(Mutex::new(unknown_text.into())))?;
     let file = args.file.display().to_string();
+    let unknown = |reason: &dyn std::fmt::Display| {
+        let reason = format!("{file}: {reason}");
+        report_unknown(args, &file, &[0], &reason, None, start, unknown_text)
+    };
     let program = match program(&args.file, &args.c, args.verbose) {
         Ok(p) => p,
-        Err(e @ FrontError::Unsupported { .. }) => {
-            let reason = format!("{file}: {e}");
-            return Ok(report_unknown(
-                args,
-                &file,
-                &[0],
-                &reason,
-                None,
-                start,
-                unknown_text,
-            ));
-        }
+        Err(e @ FrontError::Unsupported { .. }) => return Ok(unknown(&e)),
         Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);
@@ -121,18 +115,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
                 print_verdict("true\n");
                 Ok(EXIT_SAFE)
             }
-            SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => {
-                let reason = format!("{file}: {reason}");
-                Ok(report_unknown(
-                    args,
-                    &file,
-                    &[0],
-                    &reason,
-                    None,
-                    start,
-                    unknown_text,
-                ))
-            }
+            SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => Ok(unknown(&reason)),
         };
     }
     let blasted = bitblast(&ts).map_err(|e| format!("{file}: internal error: {e}"))?;

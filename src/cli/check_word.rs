@@ -13,6 +13,7 @@ use super::check::{
     summary, Decided,
 };
 use super::check_smt::{self, SmtDecided};
+use super::json::JsonObject;
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
 use invar::check::word;
@@ -107,9 +108,8 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
                         );
                     }
                     let text = if args.json {
-                        let mut o = summary(&file, "unsafe", &reached.properties, &outcome, start);
-                        o.number("steps", words.len()).string("witness", &witness);
-                        o.finish()
+                        let o = summary(&file, "unsafe", &reached.properties, &outcome, start);
+                        with_witness(o, words.len(), &witness)
                     } else {
                         witness
                     };
@@ -160,6 +160,12 @@ fn unsafe_text(
     }
 }
 
+/// A JSON summary of an unsafe answer with its trace length and witness.
+fn with_witness(mut o: JsonObject, steps: usize, witness: &str) -> String {
+    o.number("steps", steps).string("witness", witness);
+    o.finish()
+}
+
 /// The answer of a safe model in `format`'s convention.
 fn safe_text(format: Format) -> &'static str {
     match format {
@@ -182,9 +188,8 @@ fn run_smt(
         SmtDecided::Unsafe(words, reached) => {
             let witness = unsafe_text(args, format, ts, &reached, &words);
             let text = if args.json {
-                let mut o = check_smt::summary(&file, "unsafe", &reached, start);
-                o.number("steps", words.len()).string("witness", &witness);
-                o.finish()
+                let o = check_smt::summary(&file, "unsafe", &reached, start);
+                with_witness(o, words.len(), &witness)
             } else {
                 witness
             };

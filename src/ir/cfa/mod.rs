@@ -115,6 +115,31 @@ impl Cfa {
     }
 }
 
+impl Cfa {
+    /// The automaton in Graphviz dot: live locations labelled with their
+    /// source lines (initial bold, error red), edges with their commands.
+    pub fn to_dot(&self, title: &str) -> String {
+        let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut out = format!("digraph \"{}\" {{\n  node [shape=circle];\n", quote(title));
+        for l in self.live_locations() {
+            let style = if l == self.init {
+                ", style=bold"
+            } else if l == self.error {
+                ", color=red, shape=doublecircle"
+            } else {
+                ""
+            };
+            let label = quote(&self.labels[l.0 as usize]);
+            out += &format!("  L{} [label=\"L{}\\n{label}\"{style}];\n", l.0, l.0);
+        }
+        for e in &self.edges {
+            let command = quote(&Show(&self.terms, &e.command).to_string());
+            out += &format!("  L{} -> L{} [label=\"{command}\"];\n", e.from.0, e.to.0);
+        }
+        out + "}\n"
+    }
+}
+
 struct Show<'a>(&'a Terms, &'a Command);
 
 impl fmt::Display for Show<'_> {
