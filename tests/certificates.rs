@@ -117,3 +117,38 @@ fn certify_rejects_malformed_files() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cyclic.aag:5: cyclic AND definitions"));
 }
+
+/// Certifaiger's own test data (`formats/aiger/certifaiger`, copied with
+/// provenance): its valid witness passes `invar certify`, its invalid one
+/// and a tampered copy do not, and invar's certificate for the same model
+/// passes too.
+#[test]
+fn certifaiger_examples_get_certifaigers_answers() {
+    let dir = root().join("formats/aiger/certifaiger");
+    let model = dir.join("03_factor_model.aag");
+    let (code, out) = certify(&model, &dir.join("03_factor_witness.aag"));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("certificate valid"), "{out}");
+    // Without the strengthening (bad := the model's bad, output 20) the
+    // witness is not inductive.
+    let text = std::fs::read_to_string(dir.join("03_factor_witness.aag")).unwrap();
+    let weak = tmp("03_factor_weak.aag");
+    std::fs::write(&weak, text.replacen("\n25\n", "\n20\n", 1)).unwrap();
+    let (code, out) = certify(&model, &weak);
+    assert_eq!(
+        (code, out.trim()),
+        (3, "certificate invalid: the step check fails")
+    );
+    let mine = tmp("03_factor_invar.aag");
+    prove(&model, &mine);
+    assert_eq!(certify(&model, &mine).0, 0);
+    // The non-stratified reset (a latch reset to its own negation) is not
+    // AIGER: refused as malformed, never valid.
+    let o = invar(&[
+        "certify",
+        dir.join("negated_reset_model.aag").to_str().unwrap(),
+        dir.join("negated_reset_witness.aag").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reset value 3 of latch 2"));
+}
