@@ -129,6 +129,11 @@ fn certifaiger_examples_get_certifaigers_answers() {
     let (code, out) = certify(&model, &dir.join("03_factor_witness.aag"));
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("certificate valid"), "{out}");
+    let (code, out) = certify(
+        &dir.join("example_model.aag"),
+        &dir.join("example_witness.aag"),
+    );
+    assert_eq!(code, 0, "{out}");
     // Without the strengthening (bad := the model's bad, output 20) the
     // witness is not inductive.
     let text = std::fs::read_to_string(dir.join("03_factor_witness.aag")).unwrap();
