@@ -33,7 +33,7 @@ struct Lowerer<'a> {
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
     /// (break target, continue target) of the enclosing loops.
-    loops: Vec<(Loc, Option<Loc>)>,
+    loops: Vec<(Loc, Loc)>,
     /// The current function instance: labels, pending gotos, exit and return slot.
     frames: Vec<Frame>,
     cur: Loc,
@@ -179,6 +179,16 @@ impl<'a> Lowerer<'a> {
         let next = self.new_loc(span);
         self.cfa.add_edge(self.cur, command, next);
         self.cur = next;
+    }
+
+    /// A loop body from the current location: `break` leaves to `exit`,
+    /// `continue` and the body's end go to `next`.
+    fn loop_body(&mut self, body: &'a Node<Statement>, exit: Loc, next: Loc) -> Result<()> {
+        self.loops.push((exit, next));
+        self.statement(body)?;
+        self.loops.pop();
+        self.jump(self.cur, next);
+        Ok(())
     }
 
     /// Ends the current straight-line code with a jump; later code is unreachable.
@@ -561,10 +571,7 @@ impl<'a> Lowerer<'a> {
                 self.cur = head;
                 self.branch(&w.node.expression, body, exit)?;
                 self.cur = body;
-                self.loops.push((exit, Some(head)));
-                self.statement(&w.node.statement)?;
-                self.loops.pop();
-                self.jump(self.cur, head);
+                self.loop_body(&w.node.statement, exit, head)?;
                 self.cur = exit;
                 Ok(())
             }
@@ -576,10 +583,7 @@ impl<'a> Lowerer<'a> {
                 );
                 self.jump(self.cur, body);
                 self.cur = body;
-                self.loops.push((exit, Some(test)));
-                self.statement(&d.node.statement)?;
-                self.loops.pop();
-                self.jump(self.cur, test);
+                self.loop_body(&d.node.statement, exit, test)?;
                 self.cur = test;
                 self.branch(&d.node.expression, body, exit)?;
                 self.cur = exit;
@@ -610,10 +614,7 @@ impl<'a> Lowerer<'a> {
                     None => self.jump(head, body),
                 }
                 self.cur = body;
-                self.loops.push((exit, Some(step)));
-                self.statement(&f.node.statement)?;
-                self.loops.pop();
-                self.jump(self.cur, step);
+                self.loop_body(&f.node.statement, exit, step)?;
                 self.cur = step;
                 if let Some(e) = &f.node.step {
                     self.expr(e)?;
@@ -631,7 +632,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             Statement::Continue => {
-                let Some(&(_, Some(next))) = self.loops.last() else {
+                let Some(&(_, next)) = self.loops.last() else {
                     return Err(self.unsupported(s.span, "continue outside a loop"));
                 };
                 self.jump_away(next, s.span);

@@ -34,18 +34,19 @@ fn confirm(
     k: usize,
     deadline: Option<Instant>,
 ) -> Result<(), String> {
-    let standard = crate::smt::unroll::standard(ts);
-    let u = Unroller::new(&standard);
+    let u = Unroller::new(ts);
     // Step j's definitions refer to the states of step j + 1.
     let mut declarations: String = (0..=k + 2).map(|j| u.declare_states(j)).collect();
     for j in 0..=k + 1 {
         declarations += &u.define_step(j);
     }
-    let path = |to: usize| -> String {
-        (0..to)
-            .map(|j| format!("(assert {})\n", u.trans(j)))
-            .collect()
-    };
+    // Each step's formulas once; the queries below repeat them.
+    let trans: Vec<String> = (0..=k)
+        .map(|j| format!("(assert {})\n", u.trans(j)))
+        .collect();
+    let bad: Vec<String> = (0..=k + 1).map(|j| u.bad(watched, j)).collect();
+    let init = u.init();
+    let path = |to: usize| -> String { trans[..to].concat() };
     let mut solver = Solver::start(kind)?;
     solver.send(&declarations)?;
     let unsat = |solver: &mut Solver, query: String, what: &str| -> Result<(), String> {
@@ -59,20 +60,18 @@ fn confirm(
         }
     };
     // Base case: no bad state in steps 0..=k from an initial state.
-    for j in 0..=k {
+    for (j, bad_j) in bad[..=k].iter().enumerate() {
         let query = format!(
-            "(assert {})\n{}(assert {})\n(assert {})\n",
-            u.init(),
+            "(assert {init})\n{}(assert {})\n(assert {bad_j})\n",
             path(j),
             u.constraints(j),
-            u.bad(watched, j)
         );
         unsat(&mut solver, query, &format!("base case at step {j}"))?;
     }
     // Step case: k + 1 good steps, pairwise distinct, then a bad one.
     let mut query = path(k + 1);
-    for j in 0..=k {
-        query += &format!("(assert (not {}))\n", u.bad(watched, j));
+    for (j, bad_j) in bad[..=k].iter().enumerate() {
+        query += &format!("(assert (not {bad_j}))\n");
         for i in j + 1..=k + 1 {
             query += &format!("(assert {})\n", u.differ(j, i));
         }
@@ -80,7 +79,7 @@ fn confirm(
     query += &format!(
         "(assert {})\n(assert {})\n",
         u.constraints(k + 1),
-        u.bad(watched, k + 1)
+        bad[k + 1]
     );
     unsat(&mut solver, query, &format!("the {}-induction step", k + 1))
 }

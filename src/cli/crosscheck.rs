@@ -174,13 +174,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
                     ("error", format!("FAILED: {e}"))
                 }
             };
-            println!(
-                "{:<18} {:<6} {:<8} {:>7.2}s  {check}",
-                rep.name,
-                label,
-                verdict,
-                start.elapsed().as_secs_f64()
-            );
+            print_row(rep.name, label, verdict, start, &check);
         }
     }
     let (s, u, f) = smt_rows(&name, &systems, &props, property, timeout);
@@ -244,13 +238,7 @@ fn smt_rows(
                 ("error", format!("FAILED: {e}"))
             }
         };
-        println!(
-            "{:<18} {:<6} {:<8} {:>7.2}s  {check}",
-            label,
-            "smt",
-            verdict,
-            start.elapsed().as_secs_f64()
-        );
+        print_row(label, "smt", verdict, start, &check);
     }
     (safe, unsafe_, failures)
 }
@@ -276,6 +264,12 @@ fn select(name: &str, property: Option<usize>, count: usize) -> Result<Vec<usize
         None if count == 0 => Err(format!("{name}: the model has no bad property")),
         None => Ok((0..count).collect()),
     }
+}
+
+/// One row of the table: representation, engine, verdict, time since `start`, check.
+fn print_row(representation: &str, engine: &str, verdict: &str, start: Instant, check: &str) {
+    let secs = start.elapsed().as_secs_f64();
+    println!("{representation:<18} {engine:<6} {verdict:<8} {secs:>7.2}s  {check}");
 }
 
 fn print_header() {

@@ -47,8 +47,7 @@ pub fn check(
     if let Some(reason) = super::unroll::unsupported(ts) {
         return Ok((WordVerdict::Unknown(reason), SmtStats::default()));
     }
-    let standard = super::unroll::standard(ts);
-    let u = Unroller::new(&standard);
+    let u = Unroller::new(ts);
     let mut base = Solver::start(SolverKind::Z3)?;
     let mut step = Solver::start(SolverKind::Z3)?;
     let mut stats = SmtStats::default();
@@ -80,23 +79,21 @@ pub fn check(
         ))?;
         match base.check(budget.deadline())? {
             SatAnswer::Sat => {
-                let trace = read_trace(&mut base, &standard, &u, k + 1)?;
+                let trace = read_trace(&mut base, ts, &u, k + 1)?;
                 return Ok((WordVerdict::Unsafe(trace), stats));
             }
             SatAnswer::Unknown => return Ok((unknown(&base, budget, k), stats)),
             SatAnswer::Unsat => {}
         }
-        base.send(&format!(
-            "(pop 1)\n(assert (not {}))\n(assert {})\n",
-            u.bad(watched, k),
-            u.trans(k)
-        ))?;
-        // Step case: k + 1 good steps, then a bad one.
-        let mut window = format!(
+        // Both solvers take step k as good and the transition out of it.
+        let good = format!(
             "(assert (not {}))\n(assert {})\n",
             u.bad(watched, k),
             u.trans(k)
         );
+        base.send(&format!("(pop 1)\n{good}"))?;
+        // Step case: k + 1 good steps, then a bad one.
+        let mut window = good;
         for j in 0..=k {
             window += &format!("(assert {})\n", u.differ(j, k + 1));
         }
@@ -106,17 +103,16 @@ pub fn check(
             u.constraints(k + 1),
             u.bad(watched, k + 1)
         ))?;
-        match step.check(budget.deadline()) {
-            Ok(SatAnswer::Unsat) => {
+        match step.check(budget.deadline())? {
+            SatAnswer::Unsat => {
                 if verbose {
                     eprintln!("invar: smt: the property is {}-inductive", k + 1);
                 }
                 stats.checks = base.checks + step.checks;
                 return Ok((WordVerdict::Safe { k }, stats));
             }
-            Ok(SatAnswer::Sat) => {}
-            Ok(SatAnswer::Unknown) => return Ok((unknown(&step, budget, k), stats)),
-            Err(e) => return Err(e),
+            SatAnswer::Sat => {}
+            SatAnswer::Unknown => return Ok((unknown(&step, budget, k), stats)),
         }
         step.send("(pop 1)\n")?;
         if verbose {

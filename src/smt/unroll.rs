@@ -12,8 +12,9 @@ use crate::ir::ts::Ts;
 pub type Symbol = (String, Sort);
 
 /// Prints the steps of one transition system.
-pub struct Unroller<'a> {
-    ts: &'a Ts,
+pub struct Unroller {
+    /// The system with non-SMT-LIB operators replaced by their definitions.
+    ts: Ts,
     /// Subterms used more than once by what a step needs: constraints, bad
     /// terms, next functions, relational transitions, initial conditions.
     shared: Vec<Term>,
@@ -21,8 +22,9 @@ pub struct Unroller<'a> {
 
 /// `ts` with the operators outside SMT-LIB (BTOR2's reductions, overflow
 /// predicates, variable rotations) replaced by their definitions, as the
-/// VMT writer does; states and inputs are unchanged, so traces carry over.
-pub fn standard(ts: &Ts) -> Ts {
+/// VMT writer does, and the lowered terms a step needs. States and inputs
+/// are unchanged, so traces carry over.
+fn standard(ts: &Ts) -> (Ts, Vec<Term>) {
     let mut out = ts.clone();
     let mut roots: Vec<Term> = Vec::new();
     for s in &ts.states {
@@ -34,7 +36,7 @@ pub fn standard(ts: &Ts) -> Ts {
     roots.extend(&ts.constraints);
     roots.extend(ts.bad.iter().map(|p| p.term));
     let lowered = lower(&mut out.terms, &roots);
-    let mut it = lowered.into_iter();
+    let mut it = lowered.iter().copied();
     for s in &mut out.states {
         s.init = s.init.map(|_| it.next().expect("one per root"));
         s.next = s.next.map(|_| it.next().expect("one per root"));
@@ -50,7 +52,7 @@ pub fn standard(ts: &Ts) -> Ts {
     for p in &mut out.bad {
         p.term = it.next().expect("one per root");
     }
-    out
+    (out, lowered)
 }
 
 /// Why a system cannot go to the SMT engine.
@@ -71,15 +73,10 @@ pub fn unsupported(ts: &Ts) -> Option<String> {
     None
 }
 
-impl<'a> Unroller<'a> {
+impl Unroller {
     /// An unroller of `ts`.
-    pub fn new(ts: &'a Ts) -> Unroller<'a> {
-        let mut roots: Vec<Term> = ts.constraints.clone();
-        roots.extend(ts.bad.iter().map(|p| p.term));
-        roots.extend(ts.states.iter().filter_map(|s| s.next));
-        roots.extend(ts.states.iter().filter_map(|s| s.init));
-        roots.extend(&ts.trans);
-        roots.extend(&ts.init);
+    pub fn new(ts: &Ts) -> Unroller {
+        let (ts, roots) = standard(ts);
         let shared = shared_subterms(&ts.terms, &roots);
         Unroller { ts, shared }
     }
@@ -126,7 +123,7 @@ impl<'a> Unroller<'a> {
     }
 
     /// A printer that writes terms at step `k`.
-    fn printer(&self, k: usize) -> Printer<'a> {
+    fn printer(&self, k: usize) -> Printer<'_> {
         let mut printer = Printer::new(&self.ts.terms);
         for (i, s) in self.ts.states.iter().enumerate() {
             printer.names.insert(s.var, self.state(i, k));
@@ -143,9 +140,9 @@ impl<'a> Unroller<'a> {
         printer
     }
 
-    /// The text of `t` at step `k` (after [`Unroller::define_step`] of `k`).
-    pub fn term(&self, t: Term, k: usize) -> String {
-        let printer = self.printer(k);
+    /// The text of `t` with `printer` (of a step whose definitions exist):
+    /// a shared subterm is its name, a variable its step's symbol.
+    fn text(&self, printer: &Printer, t: Term) -> String {
         match printer.names.get(&t) {
             Some(name) if !matches!(self.ts.terms.op(t), Op::Var(..)) => name.clone(),
             _ => printer.term(t),
@@ -154,56 +151,50 @@ impl<'a> Unroller<'a> {
 
     /// The initial condition on step 0, as one formula.
     pub fn init(&self) -> String {
+        let printer = self.printer(0);
         let mut parts = Vec::new();
         for (i, s) in self.ts.states.iter().enumerate() {
             if let Some(init) = s.init {
-                parts.push(format!("(= {} {})", self.state(i, 0), self.term(init, 0)));
+                let value = self.text(&printer, init);
+                parts.push(format!("(= {} {value})", self.state(i, 0)));
             }
         }
-        parts.extend(self.ts.init.iter().map(|&t| self.term(t, 0)));
-        conjunction(parts)
+        parts.extend(self.ts.init.iter().map(|&t| self.text(&printer, t)));
+        junction("and", "true", parts)
     }
 
     /// The transition from step `k` to `k + 1` with the constraints of step
     /// `k`, as one formula.
     pub fn trans(&self, k: usize) -> String {
+        let printer = self.printer(k);
         let mut parts = Vec::new();
         for (i, s) in self.ts.states.iter().enumerate() {
             if let Some(next) = s.next {
-                parts.push(format!(
-                    "(= {} {})",
-                    self.state(i, k + 1),
-                    self.term(next, k)
-                ));
+                let value = self.text(&printer, next);
+                parts.push(format!("(= {} {value})", self.state(i, k + 1)));
             }
         }
-        parts.extend(self.ts.trans.iter().map(|&t| self.term(t, k)));
+        parts.extend(self.ts.trans.iter().map(|&t| self.text(&printer, t)));
         parts.push(self.constraints(k));
-        conjunction(parts)
+        junction("and", "true", parts)
     }
 
     /// The constraints of step `k`.
     pub fn constraints(&self, k: usize) -> String {
-        conjunction(
-            self.ts
-                .constraints
-                .iter()
-                .map(|&t| self.term(t, k))
-                .collect(),
-        )
+        let printer = self.printer(k);
+        let parts = (self.ts.constraints.iter())
+            .map(|&t| self.text(&printer, t))
+            .collect();
+        junction("and", "true", parts)
     }
 
     /// Whether one of the bad properties `watched` holds at step `k`.
     pub fn bad(&self, watched: &[usize], k: usize) -> String {
-        let parts: Vec<String> = watched
-            .iter()
-            .map(|&p| self.term(self.ts.bad[p].term, k))
+        let printer = self.printer(k);
+        let parts = (watched.iter())
+            .map(|&p| self.text(&printer, self.ts.bad[p].term))
             .collect();
-        match parts.len() {
-            0 => "false".into(),
-            1 => parts[0].clone(),
-            _ => format!("(or {})", parts.join(" ")),
-        }
+        junction("or", "false", parts)
     }
 
     /// States `a` and `b` differ (for simple-path constraints).
@@ -211,7 +202,7 @@ impl<'a> Unroller<'a> {
         let eqs: Vec<String> = (0..self.ts.states.len())
             .map(|i| format!("(= {} {})", self.state(i, a), self.state(i, b)))
             .collect();
-        format!("(not {})", conjunction(eqs))
+        format!("(not {})", junction("and", "true", eqs))
     }
 
     /// The symbols and sorts of every state and input of steps `0..len`, in
@@ -231,10 +222,11 @@ impl<'a> Unroller<'a> {
     }
 }
 
-fn conjunction(parts: Vec<String>) -> String {
+/// `parts` joined by `op` (`and`, `or`), or `unit` when there are none.
+fn junction(op: &str, unit: &str, parts: Vec<String>) -> String {
     match parts.len() {
-        0 => "true".into(),
-        1 => parts.into_iter().next().unwrap(),
-        _ => format!("(and {})", parts.join(" ")),
+        0 => unit.into(),
+        1 => parts.into_iter().next().expect("one part"),
+        _ => format!("({op} {})", parts.join(" ")),
     }
 }

@@ -37,6 +37,18 @@ pub struct TsLits {
     pub constraints: Vec<Lit>,
 }
 
+impl TsLits {
+    /// The current-state literal of `l`.
+    pub fn state_lit(&self, l: StateLit) -> Lit {
+        self.state[l.latch()].xor(!l.value())
+    }
+
+    /// The lemma `¬cube` as a clause over current-state literals.
+    pub fn blocking_clause(&self, cube: &Cube) -> Vec<Lit> {
+        cube.lits().iter().map(|&l| !self.state_lit(l)).collect()
+    }
+}
+
 /// Loads one step of `aig` into `solver`; constraints become unit clauses if
 /// `assert_constraints`.
 pub fn load_transition(aig: &Aig, solver: &mut dyn Solver, assert_constraints: bool) -> TsLits {
@@ -184,10 +196,6 @@ pub enum Target<'c> {
 }
 
 impl Ic3<'_> {
-    pub(super) fn state_lit(&self, l: StateLit) -> Lit {
-        self.lits.state[l.latch()].xor(!l.value())
-    }
-
     fn primed_lit(&self, l: StateLit) -> Lit {
         self.lits.primed[l.latch()].xor(!l.value())
     }
@@ -217,7 +225,7 @@ impl Ic3<'_> {
         debug_assert!(level >= 1 && !cube.intersects_init(&self.init));
         let start = Instant::now();
         self.stats.relative_induction += 1;
-        let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+        let clause: Vec<Lit> = self.lits.blocking_clause(cube);
         let mut assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
         let (solver, acts) = self.solvers.frame(level - 1);
         assumptions.extend(acts);
@@ -338,7 +346,7 @@ impl Ic3<'_> {
 
     /// Adds the lemma `¬cube` to the solvers of frames `from..=to`.
     pub(super) fn add_lemma_clause(&mut self, cube: &Cube, from: usize, to: usize) {
-        let mut clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+        let mut clause: Vec<Lit> = self.lits.blocking_clause(cube);
         match &mut self.solvers {
             FrameSolvers::PerFrame(v) => {
                 for solver in &mut v[from..=to] {
@@ -360,11 +368,7 @@ impl Ic3<'_> {
         } = &mut self.solvers
         {
             for cube in cubes {
-                let mut clause: Vec<Lit> = cube
-                    .lits()
-                    .iter()
-                    .map(|&l| !self.lits.state[l.latch()].xor(!l.value()))
-                    .collect();
+                let mut clause = self.lits.blocking_clause(cube);
                 clause.push(!*infinite);
                 solver.solver.add_clause(&clause);
             }
@@ -406,7 +410,7 @@ impl Ic3<'_> {
             })
             .chain(self.frames.infinite().iter().map(|c| (c, infinite)));
         for (cube, act) in guarded {
-            let mut clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+            let mut clause: Vec<Lit> = self.lits.blocking_clause(cube);
             clause.push(!act);
             solver.solver.add_clause(&clause);
         }
@@ -429,7 +433,7 @@ impl Ic3<'_> {
             }
         } else {
             for cube in self.frames.lemmas_from(level) {
-                let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+                let clause: Vec<Lit> = self.lits.blocking_clause(&cube);
                 solver.solver.add_clause(&clause);
             }
         }
@@ -442,7 +446,7 @@ impl Ic3<'_> {
         let limits = &self.options.limits;
         let (mut solver, _) = QuerySolver::new(self.aig, limits.backend, &limits.budget, true);
         for cube in self.frames.infinite().iter().chain(cubes) {
-            let clause: Vec<Lit> = cube.lits().iter().map(|&l| !self.state_lit(l)).collect();
+            let clause: Vec<Lit> = self.lits.blocking_clause(cube);
             solver.solver.add_clause(&clause);
         }
         solver
