@@ -211,7 +211,11 @@ fn check_samples(dir: &Path, timeout: &str) -> usize {
                 if verdict == "unknown" {
                     continue;
                 }
-                if verdict != expected {
+                // `unknown` in SOURCES.tsv means no reference verdict exists
+                // (cav12_array_max-2): nothing to compare with, and invar's
+                // own checks (replay, proof confirmed by a second solver)
+                // already stood behind the answer.
+                if verdict != expected && expected != "unknown" {
                     failures
                         .lock()
                         .unwrap()
