@@ -9,7 +9,8 @@ DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
 whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
 With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
 --certify every safe answer writes a certificate that `invar certify` checks.
-With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar.
+With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar;
+with --tool ric3, rIC3's IC3 (`rIC3 F -e ic3`; RIC3 names the binary).
 """
 import argparse
 import concurrent.futures as cf
@@ -116,6 +117,20 @@ def run_abc(path, timeout):
     return "unknown", elapsed, ""
 
 
+def run_ric3(path, timeout):
+    """rIC3 (measured beside invar, never linked): `rIC3 MODEL -e ic3`,
+    exit code 10 unsafe, 20 safe."""
+    start = time.time()
+    try:
+        p = subprocess.run([os.environ.get("RIC3", "rIC3"), path, "-e", "ic3"],
+                           capture_output=True, text=True, timeout=timeout)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        code = -1
+    elapsed = time.time() - start
+    return {10: "unsafe", 20: "safe"}.get(code, "unknown"), elapsed, ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("set")
@@ -123,7 +138,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("--certify", action="store_true")
-    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr"])
+    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "ric3"])
     args, extra = ap.parse_known_args()
     args.extra = [a for a in extra if a != "--"]
     rows = load(args.set)
@@ -132,6 +147,8 @@ def main():
         path, _ = row
         if args.tool == "abc-pdr":
             return run_abc(path, args.timeout)
+        if args.tool == "ric3":
+            return run_ric3(path, args.timeout)
         return run_invar(path, args.timeout, args.extra, args.replay, args.certify)
 
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -11,6 +11,7 @@ pub mod check;
 pub mod engines;
 pub mod formats;
 pub mod ir;
+pub mod preprocess;
 pub mod sat;
 pub mod smt;
 pub mod util;

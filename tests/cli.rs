@@ -297,7 +297,7 @@ fn verbose_goes_to_stderr_only() {
         "kind",
     ]);
     assert_eq!(stdout(&o), "0\nb0\n.\n");
-    assert_contains(&stderr(&o), "proof checked with minisat");
+    assert_contains(&stderr(&o), "proof checked with core");
     let o = invar(&[
         "check",
         example("resets.aag").to_str().unwrap(),
@@ -305,7 +305,7 @@ fn verbose_goes_to_stderr_only() {
         "--engine",
         "kind",
         "--sat",
-        "minisat",
+        "core",
     ]);
     assert_contains(&stderr(&o), "proof checked with cadical");
 }

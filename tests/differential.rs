@@ -10,11 +10,12 @@ use invar::engines::kind::KindOptions;
 use invar::engines::{bmc, kind, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
-use invar::ir::prepare::prepare;
 use invar::ir::trace::Trace;
+use invar::preprocess::prepare::{prepare, PrepareOptions};
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use invar::util::rng::Rng;
+use std::time::Duration;
 
 /// A random file-level circuit in binary order.
 fn random_aiger(rng: &mut Rng) -> Aiger {
@@ -125,18 +126,21 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     for case in 0..400u64 {
         let mut rng = Rng::new(1000 + case);
         let file = random_aiger(&mut rng);
+        if std::env::var("DUMP_CASE").ok() == Some(case.to_string()) {
+            std::fs::write("/tmp/case.aag", invar::formats::aiger::write_ascii(&file)).unwrap();
+        }
         let full = file.to_aig();
         let props: Vec<usize> = (0..full.bad.len()).collect();
         let bad: Vec<Lit> = full.bad.clone();
-        let prepared = prepare(&full, &props, case % 3 != 0);
+        let options = PrepareOptions {
+            simplify: case % 3 != 0,
+            fraig: (case % 3 != 2).then_some(Duration::from_secs(5)),
+        };
+        let prepared = prepare(&full, &props, &options);
         let (reduced, restore) = (&prepared.aig, &prepared.restore);
         let truth = shortest_counterexample(&full);
         let bound = (1usize << full.latches.len()) + 1;
-        let backend = if case % 2 == 0 {
-            Backend::Cadical
-        } else {
-            Backend::Minisat
-        };
+        let backend = Backend::ALL[case as usize % Backend::ALL.len()];
         let limits = Limits {
             max_depth: Some(bound),
             budget: Budget::unlimited(),
@@ -174,7 +178,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             reduced,
             &Ic3Options {
                 limits: unbounded,
-                max_ctg_depth: 0,
+                generalization: ic3::Generalization::Down,
                 mic_attempts: usize::MAX,
                 ..Ic3Options::default()
             },
@@ -217,6 +221,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                         &bad,
                         *k,
                         *simple_path,
+                        Some(&prepared.restore.latches),
                         &prepared.facts,
                         checker,
                         &Budget::unlimited(),
@@ -290,8 +295,9 @@ fn proof_checker_rejects_wrong_claims() {
                 &[five],
                 k,
                 sp,
+                None,
                 &[],
-                Backend::Minisat,
+                Backend::Core,
                 &Budget::unlimited()
             )
             .is_err());
@@ -323,8 +329,9 @@ fn proof_checker_rejects_wrong_claims() {
         &[five],
         1,
         false,
+        None,
         &[vec![(0, true)]],
-        Backend::Minisat,
+        Backend::Core,
         &Budget::unlimited(),
     );
     assert!(claim.unwrap_err().starts_with("assumed lemmas"));

@@ -36,7 +36,7 @@ pub enum Command {
         /// The witness circuit (.aag or .aig).
         certificate: PathBuf,
         /// The SAT backend of the checks.
-        #[arg(long, value_enum, default_value = "minisat")]
+        #[arg(long, value_enum, default_value = "cadical")]
         sat: SatArg,
     },
     /// Convert between model formats, chosen by the file extensions: .aag and
@@ -70,6 +70,15 @@ pub enum Command {
         /// The model.
         file: PathBuf,
     },
+    /// Replay API traces of the SAT core (written under INVAR_CORE_TRACE=DIR)
+    /// and check every answer, model and failed core against CaDiCaL.
+    ///
+    /// Exit code: 0 every query agrees, 3 a discrepancy, 1 error.
+    #[command(hide = true)]
+    CoreReplay {
+        /// Trace files.
+        traces: Vec<PathBuf>,
+    },
 }
 
 /// Which engine `check` runs.
@@ -92,15 +101,25 @@ pub enum EngineArg {
 /// Which SAT backend engines use.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SatArg {
+    /// invar's own CDCL core.
+    Core,
     Cadical,
+    /// Needs the `minisat` cargo feature.
     Minisat,
 }
 
-impl From<SatArg> for invar::sat::Backend {
-    fn from(arg: SatArg) -> Self {
-        match arg {
-            SatArg::Cadical => invar::sat::Backend::Cadical,
-            SatArg::Minisat => invar::sat::Backend::Minisat,
+impl SatArg {
+    /// The backend, if compiled in.
+    pub fn backend(self) -> Result<invar::sat::Backend, String> {
+        match self {
+            SatArg::Core => Ok(invar::sat::Backend::Core),
+            SatArg::Cadical => Ok(invar::sat::Backend::Cadical),
+            #[cfg(feature = "minisat")]
+            SatArg::Minisat => Ok(invar::sat::Backend::Minisat),
+            #[cfg(not(feature = "minisat"))]
+            SatArg::Minisat => {
+                Err("--sat minisat: this build has no MiniSat (cargo feature `minisat`)".into())
+            }
         }
     }
 }

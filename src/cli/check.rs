@@ -16,8 +16,8 @@ use invar::engines::{bmc, ic3, kind, portfolio, Limits, Outcome, Proof, Verdict}
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::witness::write_aiger_witness;
 use invar::ir::aig::{Aig, Lit};
-use invar::ir::prepare::prepare;
 use invar::ir::trace::Trace;
+use invar::preprocess::prepare::{prepare, PrepareOptions};
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use std::sync::{Arc, Mutex};
@@ -93,6 +93,22 @@ pub(super) enum Decided {
     Unknown(String),
 }
 
+/// The reductions before the engines: everything unless `--no-simplify`;
+/// SAT sweeping gets a tenth of the time limit, at most 5 s.
+fn prepare_options(args: &CheckArgs, budget: &Budget) -> PrepareOptions {
+    let cap = Duration::from_secs(5);
+    let sweep = match budget.deadline() {
+        Some(d) => cap.min(d.saturating_duration_since(Instant::now()) / 10),
+        None => cap,
+    };
+    // Ablation switch for measurements, not part of the documented CLI.
+    let no_fraig = std::env::var_os("INVAR_NO_FRAIG").is_some();
+    PrepareOptions {
+        simplify: !args.no_simplify,
+        fraig: (!args.no_simplify && !no_fraig).then_some(sweep),
+    }
+}
+
 /// Reduces `full` to the cone of `props`, runs the engine, and checks any
 /// proof on the SAT backend the engine did not use. A proof that fails its
 /// check is an internal error, never a verdict.
@@ -104,7 +120,7 @@ pub(super) fn decide(
     file: &str,
 ) -> Result<(Decided, Outcome), String> {
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
-    let prepared = prepare(full, props, !args.no_simplify);
+    let prepared = prepare(full, props, &prepare_options(args, budget));
     let (reduced, restore) = (&prepared.aig, &prepared.restore);
     if args.verbose {
         eprintln!(
@@ -120,12 +136,23 @@ pub(super) fn decide(
             reduced.latches.len(),
             reduced.num_ands()
         );
+        if let Some(f) = &prepared.fraig {
+            eprintln!(
+                "invar: SAT sweeping: {} of {} ands merged ({} checks, {} refuted, {} undecided) in {:.3}s",
+                f.merged,
+                f.ands_before,
+                f.checks,
+                f.refuted,
+                f.undecided,
+                f.time.as_secs_f64()
+            );
+        }
     }
-    // Measured on ../shared/bench/aig (docs/ARCHITECTURE.md): IC3 solves as
-    // many instances on either backend, with a lower PAR-2 on MiniSat; BMC's
-    // large unrollings want CaDiCaL.
-    let backend: Backend = args.sat.map_or(Backend::Cadical, Backend::from);
-    let ic3_backend: Backend = args.sat.map_or(Backend::Minisat, Backend::from);
+    // Measured (docs/ARCHITECTURE.md): IC3 runs on the core, whose queries
+    // restrict to the cube's cone; BMC's large unrollings want CaDiCaL.
+    let chosen = args.sat.map(|s| s.backend()).transpose()?;
+    let backend: Backend = chosen.unwrap_or(Backend::Cadical);
+    let ic3_backend: Backend = chosen.unwrap_or(Backend::Core);
     let limits = Limits {
         max_depth: args.max_k,
         budget: budget.clone(),
@@ -149,6 +176,7 @@ pub(super) fn decide(
                     &bad,
                     *k,
                     *simple_path,
+                    Some(&restore.latches),
                     &prepared.facts,
                     outcome.backend.other(),
                     &check_budget,
@@ -391,6 +419,25 @@ fn run_engine(args: &CheckArgs, aig: &Aig, limits: &Limits, ic3_backend: Backend
     }
     if std::env::var_os("INVAR_IC3_SHARED_SOLVER").is_some() {
         ic3_options.shared_solver = true;
+    }
+    if std::env::var_os("INVAR_IC3_NO_PIN").is_some() {
+        ic3_options.pin_domain = false;
+    }
+    if std::env::var_os("INVAR_IC3_NO_LIFT_FROM_MODEL").is_some() {
+        ic3_options.lift_from_model = false;
+    }
+    match std::env::var("INVAR_IC3_GEN").as_deref() {
+        Ok("down") => ic3_options.generalization = ic3::Generalization::Down,
+        Ok("dynamic") => {
+            ic3_options.generalization = ic3::Generalization::Dynamic { threshold: 10.0 }
+        }
+        _ => {}
+    }
+    if let Some(n) = std::env::var("INVAR_IC3_MIC_ATTEMPTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        ic3_options.mic_attempts = n;
     }
     match args.engine {
         EngineArg::Bmc => bmc::check(aig, limits),

@@ -66,9 +66,12 @@ pub fn run() -> i32 {
             model,
             certificate,
             sat,
-        } => tools::certify(&model, &certificate, sat.into()),
+        } => sat
+            .backend()
+            .and_then(|b| tools::certify(&model, &certificate, b)),
         Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
         Command::Info { file } => tools::info(&file),
+        Command::CoreReplay { traces } => tools::core_replay(&traces),
         Command::Crosscheck {
             file,
             timeout,

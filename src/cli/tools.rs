@@ -240,3 +240,31 @@ pub fn info(file: &Path) -> Result<i32, String> {
     }
     Ok(EXIT_UNKNOWN)
 }
+
+/// `invar core-replay`: checks traced core queries against CaDiCaL.
+pub fn core_replay(traces: &[std::path::PathBuf]) -> Result<i32, String> {
+    let mut total = invar::sat::core::trace::ReplayStats::default();
+    for path in traces {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        match invar::sat::core::trace::replay(&text, Backend::Cadical) {
+            Ok(s) => {
+                total.queries += s.queries;
+                total.sat += s.sat;
+                total.unsat += s.unsat;
+            }
+            Err(e) => {
+                println!("{}: {e}", path.display());
+                return Ok(3);
+            }
+        }
+    }
+    println!(
+        "{} queries ({} sat, {} unsat) in {} traces agree with cadical",
+        total.queries,
+        total.sat,
+        total.unsat,
+        traces.len()
+    );
+    Ok(0)
+}

@@ -35,6 +35,16 @@ impl Restore {
         }
     }
 
+    /// The map of a circuit onto itself.
+    pub fn identity(aig: &Aig) -> Restore {
+        Restore::new(
+            (0..aig.inputs.len()).collect(),
+            (0..aig.latches.len()).collect(),
+            aig.latches.iter().map(|l| l.init).collect(),
+            aig.inputs.len(),
+        )
+    }
+
     /// The map of `inner` (reduced → this map's reduced) followed by `self`.
     pub fn compose(&self, inner: &Restore) -> Restore {
         Restore {

@@ -4,7 +4,6 @@ pub mod aig;
 pub mod bv;
 pub mod cfa;
 pub mod coi;
-pub mod prepare;
 pub mod simplify;
 pub mod term;
 pub mod trace;

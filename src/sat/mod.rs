@@ -6,6 +6,8 @@
 //! one to the other.
 
 mod cadical;
+pub mod core;
+#[cfg(feature = "minisat")]
 mod minisat;
 pub mod tseitin;
 
@@ -14,48 +16,72 @@ use std::fmt;
 use std::ops::Not;
 use std::time::Duration;
 
-/// A solver literal: `v` or `-v` for a variable `v >= 1`.
+/// A solver literal over a variable `v >= 1`, stored as `2v + sign` so that it
+/// indexes per-literal arrays directly (the core's watch lists and values).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Lit(i32);
+pub struct Lit(u32);
 
 impl Lit {
     /// The positive literal of variable `var` (>= 1).
+    #[inline]
     pub fn positive(var: u32) -> Lit {
         debug_assert!(var >= 1 && var < i32::MAX as u32);
-        Lit(var as i32)
+        Lit(var << 1)
+    }
+    /// The literal of a DIMACS integer (non-zero).
+    #[inline]
+    pub fn from_dimacs(d: i32) -> Lit {
+        debug_assert!(d != 0);
+        Lit(d.unsigned_abs() << 1 | (d < 0) as u32)
+    }
+    /// The literal with code `2v + sign`.
+    #[inline]
+    pub fn from_code(code: u32) -> Lit {
+        Lit(code)
     }
     /// The variable index.
+    #[inline]
     pub fn var(self) -> u32 {
-        self.0.unsigned_abs()
+        self.0 >> 1
     }
     /// Whether this is the negative literal.
+    #[inline]
     pub fn is_negative(self) -> bool {
-        self.0 < 0
+        self.0 & 1 == 1
+    }
+    /// The code `2v + sign`, an index into per-literal arrays.
+    #[inline]
+    pub fn code(self) -> usize {
+        self.0 as usize
     }
     /// The DIMACS integer.
+    #[inline]
     pub fn dimacs(self) -> i32 {
-        self.0
+        let v = self.var() as i32;
+        if self.is_negative() {
+            -v
+        } else {
+            v
+        }
     }
     /// The literal negated if `flip` holds.
+    #[inline]
     pub fn xor(self, flip: bool) -> Lit {
-        if flip {
-            !self
-        } else {
-            self
-        }
+        Lit(self.0 ^ flip as u32)
     }
 }
 
 impl Not for Lit {
     type Output = Lit;
+    #[inline]
     fn not(self) -> Lit {
-        Lit(-self.0)
+        Lit(self.0 ^ 1)
     }
 }
 
 impl fmt::Display for Lit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.dimacs())
     }
 }
 
@@ -92,6 +118,19 @@ impl std::ops::AddAssign<&SatStats> for SatStats {
     }
 }
 
+/// Which variables root a query's domain, for backends that restrict each
+/// query to a cone (the core's domain restriction; see `core/domain.rs`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Roots {
+    /// The assumptions and the temporary clause (a satisfiability question
+    /// about the assumptions).
+    Assumptions,
+    /// The temporary clause only: assumptions outside its cone are left out
+    /// of the search as irrelevant and never part of the core (lifting, where
+    /// a full state is assumed and the core over the target's cone is wanted).
+    Clause,
+}
+
 /// Incremental SAT solving under assumptions.
 pub trait Solver: Send {
     /// A fresh variable's positive literal.
@@ -107,6 +146,38 @@ pub trait Solver: Send {
     fn failed(&self, lit: Lit) -> bool;
     /// Counters so far.
     fn stats(&self) -> &SatStats;
+    /// Adds a clause of the definition of gate `var` (a Tseitin clause over
+    /// `var` and its fanins). Backends that restrict queries to cones use it
+    /// (WARNING: definitions must be acyclic); others add a plain clause.
+    fn add_definition(&mut self, _var: u32, clause: &[Lit]) {
+        self.add_clause(clause);
+    }
+    /// Solves under `assumptions` with `clause` present for this call only,
+    /// if the backend can remove a clause (and what it learnt from it)
+    /// afterwards; `None` if it cannot, and the caller must guard the clause
+    /// with an activation literal instead.
+    fn solve_with_temporary(
+        &mut self,
+        _assumptions: &[Lit],
+        _clause: &[Lit],
+        _roots: Roots,
+    ) -> Option<SolveResult> {
+        None
+    }
+    /// Makes the cone of `roots` the domain of the queries that follow
+    /// (each still adds its own roots); a hint, ignored by backends without
+    /// domains.
+    fn pin_domain(&mut self, _roots: &[Lit]) {}
+    /// Ends [`Solver::pin_domain`].
+    fn unpin_domain(&mut self) {}
+    /// After a SAT answer: drops `lit` (true in the model) from the model
+    /// if the rest of it seems to satisfy every clause without it, so that
+    /// the remaining assignment is a cube of models (a candidate: see
+    /// `core/lift.rs`); returns whether it did. Backends without it keep
+    /// every value.
+    fn try_unassign(&mut self, _lit: Lit) -> bool {
+        false
+    }
     /// The backend's name.
     fn name(&self) -> &'static str;
 }
@@ -114,25 +185,43 @@ pub trait Solver: Send {
 /// The available SAT backends.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
+    /// invar's own CDCL core, with domain restriction and temporary clauses.
+    Core,
     /// CaDiCaL 1.9 through the `cadical` crate.
     Cadical,
-    /// MiniSat 2.2 through the `minisat` crate's C bindings.
+    /// MiniSat 2.2 through the `minisat` crate's C bindings (cargo feature
+    /// `minisat`: its bindings need libclang at build time).
+    #[cfg(feature = "minisat")]
     Minisat,
 }
 
 impl Backend {
+    /// Every backend compiled in.
+    pub const ALL: &'static [Backend] = &[
+        Backend::Core,
+        Backend::Cadical,
+        #[cfg(feature = "minisat")]
+        Backend::Minisat,
+    ];
+
     /// A new, empty solver that gives up when `budget` expires.
     pub fn create(self, budget: Budget) -> Box<dyn Solver> {
         match self {
+            Backend::Core => Box::new(core::Core::traced_from_environment(budget)),
             Backend::Cadical => Box::new(cadical::CadicalSolver::new(budget)),
+            #[cfg(feature = "minisat")]
             Backend::Minisat => Box::new(minisat::MinisatSolver::new(budget)),
         }
     }
 
-    /// The other backend, for checking one solver's answer with another.
+    /// Another backend, for checking one solver's answer with a different
+    /// code base: the core and CaDiCaL check each other; MiniSat's answers
+    /// are checked by CaDiCaL.
     pub fn other(self) -> Backend {
         match self {
-            Backend::Cadical => Backend::Minisat,
+            Backend::Core => Backend::Cadical,
+            Backend::Cadical => Backend::Core,
+            #[cfg(feature = "minisat")]
             Backend::Minisat => Backend::Cadical,
         }
     }
@@ -140,7 +229,9 @@ impl Backend {
     /// The backend's name.
     pub fn name(self) -> &'static str {
         match self {
+            Backend::Core => "core",
             Backend::Cadical => "cadical",
+            #[cfg(feature = "minisat")]
             Backend::Minisat => "minisat",
         }
     }
@@ -170,8 +261,8 @@ mod tests {
     }
 
     #[test]
-    fn both_backends_solve_under_assumptions_and_report_failed() {
-        for backend in [Backend::Cadical, Backend::Minisat] {
+    fn every_backend_solves_under_assumptions_and_reports_failed() {
+        for &backend in Backend::ALL {
             let mut s = backend.create(Budget::unlimited());
             let a = s.new_var();
             let b = s.new_var();
@@ -197,8 +288,8 @@ mod tests {
     }
 
     #[test]
-    fn both_backends_honour_an_expired_budget() {
-        for backend in [Backend::Cadical, Backend::Minisat] {
+    fn every_backend_honours_an_expired_budget() {
+        for &backend in Backend::ALL {
             let budget = Budget::unlimited();
             let mut s = backend.create(budget.clone());
             pigeonhole(s.as_mut(), 12);

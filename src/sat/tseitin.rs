@@ -61,7 +61,7 @@ impl<'a> Unroller<'a> {
     fn get(&self, lit: aig::Lit, frame: usize) -> Option<Lit> {
         match self.frames[frame][lit.var().0 as usize] {
             0 => None,
-            d => Some(Lit(d).xor(lit.is_negated())),
+            d => Some(Lit::from_dimacs(d).xor(lit.is_negated())),
         }
     }
 
@@ -128,9 +128,9 @@ impl<'a> Unroller<'a> {
             x
         } else {
             let g = solver.new_var();
-            solver.add_clause(&[!g, x]);
-            solver.add_clause(&[!g, y]);
-            solver.add_clause(&[g, !x, !y]);
+            solver.add_definition(g.var(), &[!g, x]);
+            solver.add_definition(g.var(), &[!g, y]);
+            solver.add_definition(g.var(), &[g, !x, !y]);
             g
         })
     }
@@ -147,7 +147,7 @@ impl<'a> Unroller<'a> {
     /// their reset value (latches) or 0.
     pub fn trace(&self, solver: &dyn Solver, steps: usize) -> Trace {
         let value = |var: Var, k: usize| match self.frames.get(k).map(|f| f[var.0 as usize]) {
-            Some(d) if d != 0 => Some(solver.value(Lit(d))),
+            Some(d) if d != 0 => Some(solver.value(Lit::from_dimacs(d))),
             _ => None,
         };
         let init = self

@@ -1,41 +1,153 @@
-//! Inductive generalization: MIC by literal dropping, with counterexamples
-//! to generalization (CTG). Hassan, Bradley, Somenzi, "Better Generalization
-//! in IC3", FMCAD 2013; the structure follows ic3ref's `mic`/`ctgDown`.
+//! Inductive generalization: MIC by literal dropping (Bradley, VMCAI 2011;
+//! Bradley and Manna, FMCAD 2007), in the `down` form that shrinks a failed
+//! candidate to its intersection with the predecessor found, optionally
+//! with counterexamples to generalization (Hassan, Bradley, Somenzi, "Better
+//! Generalization in IC3", FMCAD 2013).
+//!
+//! Literals are tried least active first. A literal whose drop failed is
+//! *kept*: later candidates whose predecessor falsifies a kept literal fail
+//! at once. Each refuted candidate leaves a pair (s, t) of its predecessor
+//! (the cube of the latches the model needs) and successor; a later
+//! candidate c with s outside c and t inside c is refuted by the same pair
+//! without a SAT call (as rIC3 does). The pairs are valid while the frame
+//! does not change, so a blocked CTG clears them.
+//!
+//! How much effort a cube gets is one of [`Generalization`]: plain `down`,
+//! `down` with CTGs, or the choice made per obligation by its activity
+//! (Su et al., dynamic generalization in rIC3): obligations that keep
+//! coming back get CTGs, the others do not.
 
 use super::cube::{Cube, StateLit};
-use super::query::{Consecution, Target};
+use super::query::{Consecution, Target, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
+/// How much effort generalization spends (see the module header).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Generalization {
+    /// `down` without CTGs.
+    Down,
+    /// `down` blocking up to `max_ctgs` CTGs per candidate, recursively up
+    /// to `max_depth` (0: no CTGs).
+    Ctg {
+        /// CTGs blocked per literal-dropping attempt before joining.
+        max_ctgs: usize,
+        /// Recursion depth of CTG handling.
+        max_depth: usize,
+    },
+    /// By obligation activity: below `threshold` plain `down`, above it
+    /// CTGs whose number grows with the activity.
+    Dynamic {
+        /// The activity from which CTGs are used.
+        threshold: f64,
+    },
+}
+
+/// A refuted candidate's predecessor and successor, over the cube's latches.
+struct Refutation {
+    predecessor: Cube,
+    successor: Cube,
+}
+
+/// The state of one generalization.
+struct Mic {
+    /// Literals whose drop failed.
+    keep: Vec<StateLit>,
+    /// Refutations gathered so far (see the module header).
+    refutations: Vec<Refutation>,
+    /// The cube's literals when generalization began (refutations are
+    /// recorded over these latches).
+    full: Vec<StateLit>,
+    max_ctgs: usize,
+    max_depth: usize,
+}
+
 impl Ic3<'_> {
     /// Generalizes `cube`, inductive relative to F_{level-1}, to a smaller
-    /// cube that still is (and still excludes Init).
-    pub fn generalize(&mut self, cube: Cube, level: usize) -> Result<Cube, Interrupted> {
+    /// cube that still is (and still excludes Init); `activity` is the
+    /// activity of the obligation it came from.
+    pub fn generalize(
+        &mut self,
+        cube: Cube,
+        level: usize,
+        activity: f64,
+    ) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let before = cube.len();
-        let cube = self.mic(cube, level, 0)?;
+        let (max_ctgs, max_depth) = match self.options.generalization {
+            Generalization::Down => (0, 0),
+            Generalization::Ctg {
+                max_ctgs,
+                max_depth,
+            } => (max_ctgs, max_depth),
+            Generalization::Dynamic { threshold } if activity >= threshold => {
+                let more = ((activity - threshold) / threshold) as usize;
+                (2 + more.min(3), 1)
+            }
+            Generalization::Dynamic { .. } => (0, 0),
+        };
+        let cube = self.mic(cube, level, 0, max_ctgs, max_depth)?;
         self.stats.literals_dropped += (before - cube.len()) as u64;
         self.stats.time_generalize += start.elapsed();
         Ok(cube)
     }
 
-    fn mic(&mut self, mut cube: Cube, level: usize, depth: usize) -> Result<Cube, Interrupted> {
-        // Try the least active literals first: literals that occur in many
-        // lemmas are likely needed again (a heuristic, as in ic3ref).
+    fn mic(
+        &mut self,
+        mut cube: Cube,
+        level: usize,
+        depth: usize,
+        max_ctgs: usize,
+        max_depth: usize,
+    ) -> Result<Cube, Interrupted> {
+        // Least active first: literals that occur in many lemmas are likely
+        // needed again (a heuristic, as in ic3ref and rIC3).
         let mut order: Vec<StateLit> = cube.lits().to_vec();
         order.sort_by(|a, b| self.activity[a.latch()].total_cmp(&self.activity[b.latch()]));
+        let mut mic = Mic {
+            keep: Vec::new(),
+            refutations: Vec::new(),
+            full: order.clone(),
+            max_ctgs,
+            max_depth,
+        };
+        // Every cube tried below lies inside this one: its cone serves them
+        // all (and makes the successor values of the refutations readable).
+        let pinned = self.options.pin_domain;
+        if pinned {
+            let roots: Vec<_> = (cube.lits().iter())
+                .flat_map(|&l| [self.lits.state_lit(l), self.primed_lit(l)])
+                .collect();
+            self.solvers.frame(level - 1).0.solver.pin_domain(&roots);
+        }
+        let result = self.drop_literals(&mut cube, order, level, depth, &mut mic);
+        if pinned {
+            self.solvers.frame(level - 1).0.solver.unpin_domain();
+        }
+        result.map(|()| cube)
+    }
+
+    fn drop_literals(
+        &mut self,
+        cube: &mut Cube,
+        order: Vec<StateLit>,
+        level: usize,
+        depth: usize,
+        mic: &mut Mic,
+    ) -> Result<(), Interrupted> {
         let mut failures = 0;
         for lit in order {
             if !cube.has_latch(lit.latch()) || cube.len() == 1 {
                 continue;
             }
             let candidate = cube.without(lit.latch());
-            match self.ctg_down(candidate, level, depth)? {
+            match self.down(candidate, level, depth, mic)? {
                 Some(smaller) => {
-                    cube = smaller;
+                    *cube = smaller;
                     failures = 0;
                 }
                 None => {
+                    mic.keep.push(lit);
                     failures += 1;
                     if failures >= self.options.mic_attempts {
                         break;
@@ -43,51 +155,90 @@ impl Ic3<'_> {
                 }
             }
         }
-        Ok(cube)
+        Ok(())
     }
 
-    /// Tries to make `cube` inductive relative to F_{level-1}, blocking
-    /// counterexamples to generalization at lower levels or joining with them.
-    fn ctg_down(
+    /// Shrinks `cube` until it is inductive relative to F_{level-1}, by
+    /// blocking counterexamples to generalization at lower levels or
+    /// intersecting it with the predecessors found; `None` if it fails.
+    fn down(
         &mut self,
         mut cube: Cube,
         level: usize,
         depth: usize,
+        mic: &mut Mic,
     ) -> Result<Option<Cube>, Interrupted> {
         let mut ctgs = 0;
         loop {
             if cube.is_empty() || cube.intersects_init(&self.init) {
                 return Ok(None);
             }
-            let (state, inputs) = match self.relative_induction(&cube, level)? {
-                Consecution::Inductive(core) => return Ok(Some(core)),
-                Consecution::Predecessor { state, inputs } => (state, inputs),
-            };
-            if depth >= self.options.max_ctg_depth {
+            if mic.refutations.iter().any(|r| refutes(r, &cube)) {
+                self.stats.refutation_hits += 1;
                 return Ok(None);
             }
-            let ctg = self.lift(&state, &inputs, Target::Cube(&cube))?;
-            if ctgs < self.options.max_ctgs && level >= 2 && !ctg.intersects_init(&self.init) {
-                if let Consecution::Inductive(core) = self.relative_induction(&ctg, level - 1)? {
-                    ctgs += 1;
-                    self.stats.ctgs += 1;
-                    // Push the CTG's lemma as high as it goes, generalize it there.
-                    let (core, at) = self.highest_inductive_level(core, level - 1)?;
-                    let lemma = self.mic(core, at, depth + 1)?;
-                    self.add_lemma(lemma, at);
-                    continue;
+            let record = self.options.pin_domain;
+            let want = Want {
+                model: true,
+                lift: true,
+                next: if record { &mic.full } else { &[] },
+            };
+            let model = match self.relative_induction(&cube, level, want)? {
+                Consecution::Inductive(core) => return Ok(Some(core)),
+                Consecution::Predecessor(model) => model,
+            };
+            if depth < mic.max_depth && ctgs < mic.max_ctgs && level >= 2 {
+                let ctg = self.lift(&model, Target::Cube(&cube))?;
+                if !ctg.intersects_init(&self.init) {
+                    let blocked = self.relative_induction(&ctg, level - 1, Want::NOTHING)?;
+                    if let Consecution::Inductive(core) = blocked {
+                        ctgs += 1;
+                        self.stats.ctgs += 1;
+                        // Push the CTG's lemma as high as it goes, generalize it there.
+                        let (core, at) = self.highest_inductive_level(core, level - 1)?;
+                        let lemma = self.mic(core, at, depth + 1, mic.max_ctgs, mic.max_depth)?;
+                        self.add_lemma(lemma, at);
+                        // The frames changed: old predecessors may be gone.
+                        mic.refutations.clear();
+                        continue;
+                    }
                 }
             }
-            // Join: keep the literals the CTG state agrees with; at least one
-            // differs because the state lies outside the cube.
             ctgs = 0;
+            // Join: keep the literals the predecessor agrees with (and needs);
+            // at least one differs, as the predecessor lies outside the cube.
+            let agrees = |l: &StateLit| model.state[l.latch()] == l.value();
+            if mic
+                .keep
+                .iter()
+                .any(|l| cube.has_latch(l.latch()) && !agrees(l))
+            {
+                return Ok(None);
+            }
             let joined: Vec<StateLit> = (cube.lits().iter().copied())
-                .filter(|l| state[l.latch()] == l.value())
+                .filter(|l| agrees(l) && (model.needed[l.latch()] || mic.keep.contains(l)))
                 .collect();
+            if record {
+                let predecessor = (mic.full.iter())
+                    .filter(|l| model.needed[l.latch()])
+                    .map(|l| StateLit::new(l.latch(), model.state[l.latch()]))
+                    .collect();
+                mic.refutations.push(Refutation {
+                    predecessor: Cube::new(predecessor),
+                    successor: Cube::new(model.next),
+                });
+            }
             if joined.len() == cube.len() {
                 return Ok(None);
             }
             cube = Cube::new(joined);
         }
     }
+}
+
+/// Whether refutation `r` shows `candidate` not inductive: its predecessor
+/// lies outside the candidate (some literal of it is false or free there)
+/// and steps into it.
+fn refutes(r: &Refutation, candidate: &Cube) -> bool {
+    !candidate.is_subset_of(&r.predecessor) && candidate.is_subset_of(&r.successor)
 }

@@ -37,7 +37,8 @@ mod propagate;
 mod query;
 
 pub use cube::{Cube, StateLit};
-pub use query::Consecution;
+pub use generalize::Generalization;
+pub use query::{Consecution, Want};
 
 use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
@@ -53,10 +54,8 @@ use std::time::{Duration, Instant};
 pub struct Ic3Options {
     /// Shared limits; `max_depth` bounds the number of frames.
     pub limits: Limits,
-    /// CTGs blocked per literal-dropping attempt before joining (Hassan et al.).
-    pub max_ctgs: usize,
-    /// Recursion depth of CTG handling; 0 disables CTGs.
-    pub max_ctg_depth: usize,
+    /// How much effort inductive generalization spends (`generalize.rs`).
+    pub generalization: Generalization,
     /// Consecutive failed literal drops before MIC gives up.
     pub mic_attempts: usize,
     /// Move self-inductive top-level lemmas to an infinite frame.
@@ -67,18 +66,28 @@ pub struct Ic3Options {
     /// literal, instead of one solver per frame (measured: see
     /// docs/ARCHITECTURE.md).
     pub shared_solver: bool,
+    /// Keep one solver domain (the cube's cone) for all the queries of one
+    /// generalization (GipSAT); only backends with domains use it.
+    pub pin_domain: bool,
+    /// Drop the latches a predecessor's model does not need before lifting
+    /// it by SAT (lifting from the trail; backends that support it).
+    pub lift_from_model: bool,
 }
 
 impl Default for Ic3Options {
     fn default() -> Self {
         Ic3Options {
             limits: Limits::default(),
-            max_ctgs: 3,
-            max_ctg_depth: 1,
+            generalization: Generalization::Ctg {
+                max_ctgs: 3,
+                max_depth: 1,
+            },
             mic_attempts: 3,
             infinite_frame: true,
             skip_unchanged_levels: true,
             shared_solver: false,
+            pin_domain: true,
+            lift_from_model: true,
         }
     }
 }
@@ -94,12 +103,16 @@ pub struct Ic3Stats {
     pub relative_induction: u64,
     /// Lifting queries.
     pub lifts: u64,
+    /// Liftings that had to retry with every latch.
+    pub lift_fallbacks: u64,
     /// Lemmas added by blocking (propagation not counted).
     pub lemmas: u64,
     /// Literals removed by generalization.
     pub literals_dropped: u64,
     /// Counterexamples to generalization blocked.
     pub ctgs: u64,
+    /// Candidates refuted by a recorded predecessor, without a SAT call.
+    pub refutation_hits: u64,
     /// Lemmas pushed to a higher level.
     pub propagated: u64,
     /// Lemmas moved to the infinite frame.
@@ -171,6 +184,21 @@ impl<'a> Ic3<'a> {
         ic3
     }
 
+    /// An engine whose frames already hold `lemmas` (each with its level),
+    /// for measuring queries on given frames with different backends.
+    pub fn with_lemmas(aig: &'a Aig, options: Ic3Options, lemmas: &[(usize, Cube)]) -> Ic3<'a> {
+        let mut ic3 = Ic3::new(aig, options);
+        for (level, cube) in lemmas {
+            while ic3.frames.top() < *level {
+                let k = ic3.frames.top();
+                ic3.frames.extend();
+                ic3.add_frame_solver(k + 1);
+            }
+            ic3.add_lemma(cube.clone(), *level);
+        }
+        ic3
+    }
+
     /// Runs until a proof, a counterexample, the frame bound or the budget.
     pub fn run(&mut self) -> Verdict {
         match self.search() {
@@ -218,6 +246,7 @@ impl<'a> Ic3<'a> {
                 depth: 0,
                 successor: None,
                 inputs,
+                activity: 0.0,
             });
             let result = self.handle_obligations(k);
             self.stats.obligations += self.queue.created() as u64;
@@ -243,16 +272,19 @@ impl<'a> Ic3<'a> {
                 }
                 continue;
             }
-            match self.relative_induction(&cube, level)? {
+            self.queue.bump(id);
+            match self.relative_induction(&cube, level, Want::LIFTABLE)? {
                 Consecution::Inductive(core) => {
-                    let lemma = self.generalize(core, level)?;
+                    let activity = self.queue.successor_activity(id);
+                    let lemma = self.generalize(core, level, activity)?;
                     let at = self.push_forward(lemma, level)?;
                     if at < k {
                         self.queue.reopen(id, at + 1);
                     }
                 }
-                Consecution::Predecessor { state, inputs } => {
-                    let pred = self.lift(&state, &inputs, query::Target::Cube(&cube))?;
+                Consecution::Predecessor(model) => {
+                    let pred = self.lift(&model, query::Target::Cube(&cube))?;
+                    let inputs = model.inputs;
                     let depth = self.queue.get(id).depth + 1;
                     self.queue.reopen(id, level);
                     self.queue.push(Obligation {
@@ -261,6 +293,7 @@ impl<'a> Ic3<'a> {
                         depth,
                         successor: Some(id),
                         inputs,
+                        activity: 0.0,
                     });
                 }
             }
@@ -276,12 +309,12 @@ impl<'a> Ic3<'a> {
         mut level: usize,
     ) -> Result<(Cube, usize), Interrupted> {
         while level < self.frames.top() {
-            match self.relative_induction(&cube, level + 1)? {
+            match self.relative_induction(&cube, level + 1, Want::NOTHING)? {
                 Consecution::Inductive(core) => {
                     cube = core;
                     level += 1;
                 }
-                Consecution::Predecessor { .. } => break,
+                Consecution::Predecessor(_) => break,
             }
         }
         Ok((cube, level))

@@ -18,7 +18,13 @@ pub struct Obligation {
     /// Input values that take every state of the cube into the successor's
     /// cube (or into the bad state), with all constraints holding.
     pub inputs: Vec<bool>,
+    /// How often it was handled, decayed as it moves up (rIC3's obligation
+    /// activity): high for states whose predecessors keep coming back.
+    pub activity: f64,
 }
+
+/// Decay of an obligation's activity per level it moves up.
+const ACTIVITY_DECAY: f64 = 0.6;
 
 /// Obligations in an arena (for successor links) and a queue of open ones.
 ///
@@ -43,8 +49,30 @@ impl ObligationQueue {
 
     /// Re-opens obligation `id` at `level`.
     pub fn reopen(&mut self, id: usize, level: usize) {
+        let ob = &mut self.arena[id];
+        for _ in ob.level..level {
+            ob.activity *= ACTIVITY_DECAY;
+        }
         self.arena[id].level = level;
         self.open.push(Reverse((level, self.arena[id].depth, id)));
+    }
+
+    /// Counts one more handling of obligation `id`.
+    pub fn bump(&mut self, id: usize) {
+        self.arena[id].activity += 1.0;
+    }
+
+    /// The highest activity among the (up to three) obligations after `id`
+    /// on its way to the bad state: how hard that region has been to block.
+    pub fn successor_activity(&self, id: usize) -> f64 {
+        let mut activity: f64 = 0.0;
+        let mut next = self.arena[id].successor;
+        for _ in 0..3 {
+            let Some(n) = next else { break };
+            activity = activity.max(self.arena[n].activity);
+            next = self.arena[n].successor;
+        }
+        activity
     }
 
     /// Takes the next open obligation's id.

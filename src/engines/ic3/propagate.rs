@@ -10,7 +10,7 @@
 //! number of rounds) moves to the infinite frame.
 
 use super::cube::Cube;
-use super::query::Consecution;
+use super::query::{Consecution, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
@@ -31,12 +31,12 @@ impl Ic3<'_> {
             cubes.sort_by_key(|c| c.len());
             let mut stay = Vec::new();
             for (n, cube) in cubes.iter().enumerate() {
-                match self.relative_induction(cube, level + 1) {
+                match self.relative_induction(cube, level + 1, Want::NOTHING) {
                     Ok(Consecution::Inductive(core)) => {
                         self.stats.propagated += 1;
                         self.add_lemma(core, level + 1);
                     }
-                    Ok(Consecution::Predecessor { .. }) => stay.push(cube.clone()),
+                    Ok(Consecution::Predecessor(_)) => stay.push(cube.clone()),
                     Err(e) => {
                         stay.extend(cubes[n..].iter().cloned());
                         self.frames.put_back(level, stay);

@@ -16,7 +16,7 @@ use super::cube::{Cube, StateLit};
 use super::{Ic3, Interrupted};
 use crate::ir::aig::{self, Aig};
 use crate::sat::tseitin::Unroller;
-use crate::sat::{Backend, Lit, SolveResult, Solver};
+use crate::sat::{Backend, Lit, Roots, SolveResult, Solver};
 use crate::util::budget::Budget;
 use std::time::Instant;
 
@@ -70,8 +70,8 @@ pub fn load_transition(aig: &Aig, solver: &mut dyn Solver, assert_constraints: b
         .iter()
         .map(|&n| {
             let p = solver.new_var();
-            solver.add_clause(&[!p, n]);
-            solver.add_clause(&[p, !n]);
+            solver.add_definition(p.var(), &[!p, n]);
+            solver.add_definition(p.var(), &[p, !n]);
             p
         })
         .collect();
@@ -92,7 +92,12 @@ pub fn load_transition(aig: &Aig, solver: &mut dyn Solver, assert_constraints: b
 /// A solver with its count of dead temporary clauses.
 pub struct QuerySolver {
     pub solver: Box<dyn Solver>,
+    /// Activation literals of temporary clauses disabled so far (backends
+    /// without native temporary clauses only).
     dead: usize,
+    /// The activation literal of the last temporary clause, to disable.
+    pending: Option<Lit>,
+    scratch: Vec<Lit>,
 }
 
 impl QuerySolver {
@@ -105,25 +110,47 @@ impl QuerySolver {
     ) -> (QuerySolver, TsLits) {
         let mut solver = backend.create(budget.clone());
         let lits = load_transition(aig, solver.as_mut(), assert_constraints);
-        (QuerySolver { solver, dead: 0 }, lits)
+        let solver = QuerySolver {
+            solver,
+            dead: 0,
+            pending: None,
+            scratch: Vec::new(),
+        };
+        (solver, lits)
     }
 
-    /// Solves with `clause` present for this call only.
-    fn solve_with_temporary(&mut self, clause: &[Lit], assumptions: &mut Vec<Lit>) -> SolveResult {
+    /// Solves under `assumptions` with `clause` present for this call only:
+    /// natively where the backend can remove a clause, else guarded by an
+    /// activation literal that [`QuerySolver::retire`] disables.
+    fn solve_with_temporary(
+        &mut self,
+        clause: &[Lit],
+        assumptions: &[Lit],
+        roots: Roots,
+    ) -> SolveResult {
+        debug_assert!(self.pending.is_none());
+        if let Some(result) = self.solver.solve_with_temporary(assumptions, clause, roots) {
+            return result;
+        }
         let act = self.solver.new_var();
-        let mut guarded = Vec::with_capacity(clause.len() + 1);
-        guarded.push(!act);
-        guarded.extend_from_slice(clause);
-        self.solver.add_clause(&guarded);
-        assumptions.insert(0, act);
-        let result = self.solver.solve(assumptions);
-        self.dead += 1;
+        self.scratch.clear();
+        self.scratch.push(!act);
+        self.scratch.extend_from_slice(clause);
+        self.solver.add_clause(&self.scratch);
+        self.scratch.clear();
+        self.scratch.push(act);
+        self.scratch.extend_from_slice(assumptions);
+        let result = self.solver.solve(&self.scratch);
+        self.pending = Some(act);
         result
     }
 
     /// Disables the last temporary clause (after reading the model or core).
-    fn retire(&mut self, assumptions: &[Lit]) {
-        self.solver.add_clause(&[!assumptions[0]]);
+    fn retire(&mut self) {
+        if let Some(act) = self.pending.take() {
+            self.solver.add_clause(&[!act]);
+            self.dead += 1;
+        }
     }
 }
 
@@ -152,7 +179,7 @@ impl FrameSolvers {
     }
 
     /// The solver of frame `level` and the activation literals to assume.
-    fn frame(&mut self, level: usize) -> (&mut QuerySolver, Vec<Lit>) {
+    pub(super) fn frame(&mut self, level: usize) -> (&mut QuerySolver, Vec<Lit>) {
         match self {
             FrameSolvers::PerFrame(v) => (&mut v[level], Vec::new()),
             FrameSolvers::Shared {
@@ -179,12 +206,47 @@ pub enum Consecution {
     /// (from the failed assumptions) is too, and is still not initial.
     Inductive(Cube),
     /// A state of F ∧ ¬cube with inputs that step into the cube.
-    Predecessor {
-        /// The full state.
-        state: Vec<bool>,
-        /// The inputs.
-        inputs: Vec<bool>,
-    },
+    Predecessor(Model),
+}
+
+/// A state and inputs read from a model, with the state values the model
+/// seems to need (the rest could be lifted away without a SAT call).
+pub struct Model {
+    /// The full state (empty when the caller wanted none).
+    pub state: Vec<bool>,
+    /// The inputs (empty when the caller wanted none).
+    pub inputs: Vec<bool>,
+    /// Per latch: whether its value is needed (all true without lifting
+    /// from the trail).
+    pub needed: Vec<bool>,
+    /// The next-state values of the latches the caller asked for.
+    pub next: Vec<StateLit>,
+}
+
+/// What a caller of [`Ic3::relative_induction`] reads from a predecessor.
+#[derive(Copy, Clone)]
+pub struct Want<'a> {
+    /// The state and inputs.
+    pub model: bool,
+    /// Which state values the model needs (lifting from the trail).
+    pub lift: bool,
+    /// The next-state values of these latches.
+    pub next: &'a [StateLit],
+}
+
+impl Want<'_> {
+    /// Nothing: only whether a predecessor exists.
+    pub const NOTHING: Want<'static> = Want {
+        model: false,
+        lift: false,
+        next: &[],
+    };
+    /// The state and inputs, marked for lifting.
+    pub const LIFTABLE: Want<'static> = Want {
+        model: true,
+        lift: true,
+        next: &[],
+    };
 }
 
 /// What a lifted predecessor must guarantee.
@@ -196,7 +258,7 @@ pub enum Target<'c> {
 }
 
 impl Ic3<'_> {
-    fn primed_lit(&self, l: StateLit) -> Lit {
+    pub(super) fn primed_lit(&self, l: StateLit) -> Lit {
         self.lits.primed[l.latch()].xor(!l.value())
     }
 
@@ -208,34 +270,67 @@ impl Ic3<'_> {
         }
     }
 
-    fn read_model(lits: &TsLits, solver: &dyn Solver) -> (Vec<bool>, Vec<bool>) {
-        let state = lits.state.iter().map(|&l| solver.value(l)).collect();
-        let inputs = lits.inputs.iter().map(|&l| solver.value(l)).collect();
-        (state, inputs)
+    /// What `want` asks of `solver`'s last model; lifting from the trail
+    /// consumes the model, so it comes last.
+    fn read_model(lits: &TsLits, solver: &mut dyn Solver, want: Want, lift: bool) -> Model {
+        let mut model = Model {
+            state: Vec::new(),
+            inputs: Vec::new(),
+            needed: Vec::new(),
+            next: (want.next.iter())
+                .map(|l| StateLit::new(l.latch(), solver.value(lits.primed[l.latch()])))
+                .collect(),
+        };
+        if !want.model {
+            return model;
+        }
+        model.state = lits.state.iter().map(|&l| solver.value(l)).collect();
+        model.inputs = lits.inputs.iter().map(|&l| solver.value(l)).collect();
+        model.needed = if lift && want.lift {
+            (lits.state.iter().zip(&model.state))
+                .map(|(&l, &v)| !solver.try_unassign(l.xor(!v)))
+                .collect()
+        } else {
+            vec![true; model.state.len()]
+        };
+        model
+    }
+
+    /// The cube's literals as primed assumptions, most active first: the
+    /// solver's core then prefers literals that lemmas already use.
+    fn primed_assumptions(&self, cube: &Cube) -> Vec<Lit> {
+        let mut lits: Vec<StateLit> = cube.lits().to_vec();
+        lits.sort_by(|a, b| self.activity[b.latch()].total_cmp(&self.activity[a.latch()]));
+        lits.iter().map(|&l| self.primed_lit(l)).collect()
     }
 
     /// Is `cube` inductive relative to F_{level-1}: F_{level-1} ∧ C ∧ ¬cube ∧ T ∧ cube' UNSAT?
     ///
     /// WARNING: `cube` must not intersect the initial states.
+    ///
+    /// A predecessor comes with what `want` asks for.
     pub fn relative_induction(
         &mut self,
         cube: &Cube,
         level: usize,
+        want: Want,
     ) -> Result<Consecution, Interrupted> {
         debug_assert!(level >= 1 && !cube.intersects_init(&self.init));
         let start = Instant::now();
         self.stats.relative_induction += 1;
         let clause: Vec<Lit> = self.lits.blocking_clause(cube);
-        let mut assumptions: Vec<Lit> = cube.lits().iter().map(|&l| self.primed_lit(l)).collect();
+        let mut assumptions: Vec<Lit> = self.primed_assumptions(cube);
         let (solver, acts) = self.solvers.frame(level - 1);
         assumptions.extend(acts);
-        let result = solver.solve_with_temporary(&clause, &mut assumptions);
+        let result = solver.solve_with_temporary(&clause, &assumptions, Roots::Assumptions);
         let answer = match Self::check(result) {
             Err(e) => Err(e),
             Ok(true) => {
-                let solver = self.solvers.frame(level - 1).0.solver.as_ref();
-                let (state, inputs) = Self::read_model(&self.lits, solver);
-                Ok(Consecution::Predecessor { state, inputs })
+                let lift = self.options.lift_from_model;
+                let solver = self.solvers.frame(level - 1).0.solver.as_mut();
+                Ok(Consecution::Predecessor(Self::read_model(
+                    &self.lits, solver, want, lift,
+                )))
             }
             Ok(false) => {
                 let primed: Vec<(StateLit, Lit)> = cube
@@ -262,7 +357,7 @@ impl Ic3<'_> {
                 Ok(Consecution::Inductive(Cube::new(core)))
             }
         };
-        self.solvers.frame(level - 1).0.retire(&assumptions);
+        self.solvers.frame(level - 1).0.retire();
         self.maybe_rebuild(level - 1);
         self.stats.time_relative_induction += start.elapsed();
         answer
@@ -279,21 +374,19 @@ impl Ic3<'_> {
         if !Self::check(solver.solver.solve(&assumptions))? {
             return Ok(None);
         }
-        let solver = self.solvers.frame(level).0.solver.as_ref();
-        let (state, inputs) = Self::read_model(&self.lits, solver);
-        let cube = self.lift(&state, &inputs, Target::Bad)?;
-        Ok(Some((cube, inputs)))
+        let lift = self.options.lift_from_model;
+        let solver = self.solvers.frame(level).0.solver.as_mut();
+        let model = Self::read_model(&self.lits, solver, Want::LIFTABLE, lift);
+        let cube = self.lift(&model, Target::Bad)?;
+        Ok(Some((cube, model.inputs)))
     }
 
-    /// Shrinks a concrete state to a cube of states that, under `inputs`, all
-    /// satisfy the constraints and reach the target (a SAT call on the
-    /// transition's cone: the failed state assumptions form the cube).
-    pub(super) fn lift(
-        &mut self,
-        state: &[bool],
-        inputs: &[bool],
-        target: Target,
-    ) -> Result<Cube, Interrupted> {
+    /// Shrinks a model's state to a cube of states that, under its inputs,
+    /// all satisfy the constraints and reach the target: a SAT call on the
+    /// transition's cone whose failed state assumptions form the cube. The
+    /// latches the model does not need are left out first; should that
+    /// have been too bold (see `sat/core/lift.rs`), all are tried.
+    pub(super) fn lift(&mut self, model: &Model, target: Target) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         self.stats.lifts += 1;
         // Target fails or some constraint fails: unsatisfiable under the assumptions.
@@ -302,35 +395,68 @@ impl Ic3<'_> {
             Target::Bad => clause.push(!self.lits.bad),
             Target::Cube(c) => clause.extend(c.lits().iter().map(|&l| !self.primed_lit(l))),
         }
-        let mut assumptions: Vec<Lit> = (self.lits.inputs.iter().zip(inputs))
-            .map(|(&l, &v)| l.xor(!v))
-            .collect();
-        let first_state = assumptions.len() + 1;
-        assumptions.extend(self.lits.state.iter().zip(state).map(|(&l, &v)| l.xor(!v)));
-        let result = self
-            .lift_solver
-            .solve_with_temporary(&clause, &mut assumptions);
-        let cube = match Self::check(result)? {
-            // Cannot happen for a model of the query that produced `state`;
-            // the full state is a correct, if large, answer.
-            true => Cube::new(
-                state
-                    .iter()
-                    .enumerate()
+        let mut cube = self.lift_with(model, &clause, true)?;
+        if cube.is_none() && model.needed.iter().any(|&n| !n) {
+            self.stats.lift_fallbacks += 1;
+            cube = self.lift_with(model, &clause, false)?;
+        }
+        // No lifting at all cannot fail for a model of the query that
+        // produced the state; the full state is a correct, if large, answer.
+        let cube = cube.unwrap_or_else(|| {
+            Cube::new(
+                (model.state.iter().enumerate())
                     .map(|(i, &v)| StateLit::new(i, v))
                     .collect(),
-            ),
-            false => {
+            )
+        });
+        self.stats.time_lift += start.elapsed();
+        Ok(cube)
+    }
+
+    /// One lifting query: the cube of the failed latch assumptions, or
+    /// `None` if the assumed latches do not force the target.
+    fn lift_with(
+        &mut self,
+        model: &Model,
+        clause: &[Lit],
+        only_needed: bool,
+    ) -> Result<Option<Cube>, Interrupted> {
+        let mut assumptions: Vec<Lit> = (self.lits.inputs.iter().zip(&model.inputs))
+            .map(|(&l, &v)| l.xor(!v))
+            .collect();
+        let first_state = assumptions.len();
+        // Most active latches first, so that the core prefers them.
+        let mut latches: Vec<usize> = (0..model.state.len())
+            .filter(|&i| !only_needed || model.needed[i])
+            .collect();
+        latches.sort_by(|&a, &b| self.activity[b].total_cmp(&self.activity[a]));
+        assumptions.extend(
+            latches
+                .iter()
+                .map(|&i| self.lits.state[i].xor(!model.state[i])),
+        );
+        // Only the target's cone matters: assumptions outside it are
+        // irrelevant, and a backend with domains leaves them out.
+        let result = self
+            .lift_solver
+            .solve_with_temporary(clause, &assumptions, Roots::Clause);
+        let cube = match Self::check(result) {
+            Err(e) => {
+                self.lift_solver.retire();
+                return Err(e);
+            }
+            Ok(true) => None,
+            Ok(false) => {
                 let solver = self.lift_solver.solver.as_ref();
-                Cube::new(
-                    (assumptions[first_state..].iter().enumerate())
+                Some(Cube::new(
+                    (latches.iter().zip(&assumptions[first_state..]))
                         .filter(|&(_, &l)| solver.failed(l))
-                        .map(|(i, _)| StateLit::new(i, state[i]))
+                        .map(|(&i, _)| StateLit::new(i, model.state[i]))
                         .collect(),
-                )
+                ))
             }
         };
-        self.lift_solver.retire(&assumptions);
+        self.lift_solver.retire();
         if self.lift_solver.dead > REBUILD_AFTER {
             self.lift_solver = QuerySolver::new(
                 self.aig,
@@ -340,7 +466,6 @@ impl Ic3<'_> {
             )
             .0;
         }
-        self.stats.time_lift += start.elapsed();
         Ok(cube)
     }
 

@@ -1,0 +1,110 @@
+//! The reduction pipeline in front of every engine: latch simplification,
+//! then the cone of influence of the selected properties, with one map back.
+
+use crate::ir::aig::{Aig, Lit};
+use crate::ir::coi::{cone_of_influence, Restore};
+use crate::ir::simplify::simplify_latches;
+use crate::preprocess::fraig::{fraig, FraigStats};
+use crate::util::budget::Budget;
+use std::time::Duration;
+
+/// A circuit ready for an engine, and how to carry results back.
+pub struct Prepared {
+    /// The reduced circuit; its single bad property is the disjunction of
+    /// the selected ones.
+    pub aig: Aig,
+    /// Positions back to the original circuit.
+    pub restore: Restore,
+    /// Invariant facts the reduction relied on, as cubes to exclude over the
+    /// original latches (constant and equivalent latches).
+    pub facts: Vec<Vec<(usize, bool)>>,
+    /// Latches found constant.
+    pub constants: usize,
+    /// Latches merged into an equivalent one.
+    pub merged: usize,
+    /// What SAT sweeping did, if it ran.
+    pub fraig: Option<FraigStats>,
+}
+
+impl Prepared {
+    /// An invariant of the reduced circuit as one of the original: latches
+    /// mapped back, and the facts added.
+    pub fn original_invariant(&self, cubes: &[Vec<(usize, bool)>]) -> Vec<Vec<(usize, bool)>> {
+        (cubes.iter())
+            .map(|c| {
+                c.iter()
+                    .map(|&(l, v)| (self.restore.latches[l], v))
+                    .collect()
+            })
+            .chain(self.facts.iter().cloned())
+            .collect()
+    }
+}
+
+/// Which reductions [`prepare`] applies.
+#[derive(Clone, Debug)]
+pub struct PrepareOptions {
+    /// Latch simplification (constants and structurally equivalent latches).
+    pub simplify: bool,
+    /// Functional reduction by SAT sweeping, with its time budget.
+    pub fraig: Option<Duration>,
+}
+
+impl Default for PrepareOptions {
+    fn default() -> Self {
+        PrepareOptions {
+            simplify: true,
+            fraig: Some(Duration::from_secs(5)),
+        }
+    }
+}
+
+/// Reduces `full` for checking the properties at `props` (indices into
+/// `full.bad`).
+///
+/// Latch simplification runs first (substituted constants expose more
+/// equivalent gates), then SAT sweeping, then latch simplification again
+/// (next-state functions merged by the sweep make more latches
+/// structurally equal), then the cone of influence.
+pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepared {
+    let mut current = full.clone();
+    let mut restore = Restore::identity(full);
+    let mut facts: Vec<Vec<(usize, bool)>> = Vec::new();
+    let (mut constants, mut merged) = (0, 0);
+    let mut fraig_stats = None;
+    let mut simplify = |current: &mut Aig, restore: &mut Restore| {
+        let s = simplify_latches(current);
+        // The facts are over `current`'s latches: state them over the input's.
+        facts.extend(s.facts.iter().map(|cube| {
+            cube.iter()
+                .map(|&(l, v)| (restore.latches[l], v))
+                .collect::<Vec<_>>()
+        }));
+        constants += s.constants;
+        merged += s.merged;
+        *restore = restore.compose(&s.restore);
+        *current = s.aig;
+    };
+    if options.simplify {
+        simplify(&mut current, &mut restore);
+    }
+    if let Some(time) = options.fraig {
+        let (swept, stats) = fraig(&current, &Budget::with_timeout(time));
+        let changed = stats.merged > 0;
+        current = swept;
+        fraig_stats = Some(stats);
+        if changed && options.simplify {
+            simplify(&mut current, &mut restore);
+        }
+    }
+    let bad: Vec<Lit> = props.iter().map(|&p| current.bad[p]).collect();
+    let (aig, inner) = cone_of_influence(&current, &bad);
+    Prepared {
+        aig,
+        restore: restore.compose(&inner),
+        facts,
+        constants,
+        merged,
+        fraig: fraig_stats,
+    }
+}
