@@ -287,6 +287,87 @@ fn json_output_carries_verdict_and_witness() {
     );
 }
 
+/// `--json` prints exactly one JSON object for every input kind, with the
+/// verdict the sample's manifest gives (and SV-COMP's word for C).
+#[test]
+fn json_output_for_every_input_kind() {
+    let cases: [(&str, &str, &[&str]); 7] = [
+        ("formats/aiger/and.aag", "unsafe", &[]),
+        ("hwmcc-samples/btor2/btor2tools_count2.btor2", "unsafe", &[]),
+        ("hwmcc-samples/vmt/lustre__6countern.vmt", "unsafe", &[]),
+        ("formats/dimspec/counter.dimspec", "unsafe", &[]),
+        ("tests/c/simple_2-1.c", "safe", &[]),
+        ("tests/c/simple_3-1.c", "unsafe", &[]),
+        ("tests/c/simple_2-1.c", "safe", &["--int"]),
+    ];
+    for (file, verdict, extra) in cases {
+        let path = root().join(file);
+        let mut args = vec!["check", path.to_str().unwrap(), "--json", "--timeout", "30"];
+        args.extend(extra);
+        let o = invar(&args);
+        let text = stdout(&o);
+        let body = text.trim_end();
+        assert!(
+            body.starts_with('{') && body.ends_with('}') && !body.contains('\n'),
+            "{file}: not one JSON object: {text}"
+        );
+        assert!(
+            text.contains(&format!("\"verdict\": \"{verdict}\"")),
+            "{file}: {text}"
+        );
+        if file.ends_with(".c") {
+            let word = if verdict == "safe" { "true" } else { "false" };
+            assert!(text.contains(&format!("\"sv_comp\": \"{word}\"")), "{text}");
+        }
+        let code = if verdict == "safe" { 20 } else { 10 };
+        assert_eq!(o.status.code(), Some(code), "{file}: {text}");
+    }
+}
+
+/// A 1,000,000-deep SMT-LIB term is refused with a located error (exit 1),
+/// not a stack overflow; 15,000 levels, under the stated limit, are read.
+#[test]
+fn deeply_nested_terms_give_a_located_error() {
+    let dir = std::env::temp_dir().join(format!("invar-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nest = |n: usize| format!("{}x{}", "(+ 1 ".repeat(n), ")".repeat(n));
+    let script = dir.join("deep.smt2");
+    let text = format!(
+        "(declare-fun x () Int)\n(assert (> {} 0))\n(check-sat)\n",
+        nest(1_000_000)
+    );
+    std::fs::write(&script, text).unwrap();
+    let o = invar(&["smt", script.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_contains(
+        &stdout(&o),
+        "deep.smt2:2: terms nested deeper than 20000 levels",
+    );
+    let model = dir.join("deep.vmt");
+    let vmt = format!(
+        "(declare-fun x () Int)\n(declare-fun x.n () Int)\n\
+         (define-fun .x () Int (! x :next x.n))\n\
+         (define-fun .t () Bool (! (= x.n {}) :trans true))\n\
+         (define-fun .p () Bool (! (> x 0) :invar-property 0))\n",
+        nest(1_000_000)
+    );
+    std::fs::write(&model, vmt).unwrap();
+    let o = invar(&["check", model.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_contains(
+        &stderr(&o),
+        "deep.vmt:4: terms nested deeper than 20000 levels",
+    );
+    let shallow = format!(
+        "(declare-fun x () Int)\n(assert (> {} 0))\n(check-sat)\n",
+        nest(15_000)
+    );
+    std::fs::write(&script, shallow).unwrap();
+    let o = invar(&["smt", script.to_str().unwrap()]);
+    assert_eq!(stdout(&o), "sat\n", "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn verbose_goes_to_stderr_only() {
     let o = invar(&[

@@ -55,7 +55,7 @@ pub struct Blasted {
 const MAX_ARRAY_BITS: usize = 1 << 16;
 
 /// The shape of an expandable array sort: entries, element width, index width.
-fn array_shape(sort: &Sort) -> Option<(usize, usize, usize)> {
+pub fn array_shape(sort: &Sort) -> Option<(usize, usize, usize)> {
     let Sort::Array(index, element) = sort else {
         return None;
     };
@@ -76,7 +76,8 @@ fn array_shape(sort: &Sort) -> Option<(usize, usize, usize)> {
     ))
 }
 
-fn width_of(sort: &Sort, what: &str) -> Result<usize, Unsupported> {
+/// The number of bits of a Bool, bit-vector or expandable array sort.
+pub fn width_of(sort: &Sort, what: &str) -> Result<usize, Unsupported> {
     match sort {
         Sort::Bool => Ok(1),
         Sort::BitVec(w) => Ok(*w as usize),
@@ -228,6 +229,45 @@ pub fn blast_terms(
     Ok((b.aig, words))
 }
 
+/// A leaf hook of [`TermBlaster`]: the word of a term it takes over
+/// (a variable, an atom of another theory), or `None` to blast it.
+pub type Leaf<'h> =
+    &'h mut dyn FnMut(&mut Aig, &Terms, Term) -> Result<Option<Vec<Lit>>, Unsupported>;
+
+/// An incremental bit-blaster for a term store that keeps growing (the SMT
+/// layer's): every term is blasted once into one circuit and remembered.
+/// Variables and foreign atoms are left to a hook, which is asked before a
+/// term's arguments are visited, so what it takes over is never opened.
+#[derive(Default)]
+pub struct TermBlaster {
+    /// The circuit so far.
+    pub aig: Aig,
+    memo: Vec<Option<Word>>,
+}
+
+impl TermBlaster {
+    /// The word of `root` (blasting what is new).
+    pub fn word(&mut self, terms: &Terms, root: Term, leaf: Leaf) -> Result<Vec<Lit>, Unsupported> {
+        if self.memo.len() < terms.len() {
+            self.memo.resize(terms.len(), None);
+        }
+        let mut b = Blaster {
+            terms,
+            aig: std::mem::take(&mut self.aig),
+            memo: std::mem::take(&mut self.memo),
+        };
+        let result = b.word_with(root, leaf);
+        self.aig = b.aig;
+        self.memo = b.memo;
+        result
+    }
+
+    /// The word of `t` if it was blasted.
+    pub fn memo(&self, t: Term) -> Option<&[Lit]> {
+        self.memo.get(t.index()).and_then(|w| w.as_deref())
+    }
+}
+
 /// The bits of a constant Bool or bit-vector term.
 fn constant_bits(terms: &Terms, t: Term) -> Option<Vec<bool>> {
     match terms.op(t) {
@@ -278,7 +318,7 @@ impl Blasted {
 type WordOp<'f> = &'f dyn Fn(&mut Aig, &[Lit], &[Lit]) -> Word;
 
 /// The value of a Bool, bit-vector or expanded array sort from its bits.
-fn word_value(sort: &Sort, bits: &[bool]) -> Value {
+pub fn word_value(sort: &Sort, bits: &[bool]) -> Value {
     match sort {
         Sort::Bool => Value::Bool(bits[0]),
         Sort::Array(index, element) => {
@@ -340,6 +380,33 @@ impl Blaster<'_> {
             if self.memo[t.index()].is_none() {
                 let w = self.blast(t)?;
                 self.memo[t.index()] = Some(w);
+            }
+        }
+        Ok(self.memo[root.index()].clone().expect("blasted above"))
+    }
+
+    /// [`Blaster::word`] with a hook for leaves, by a depth-first walk that
+    /// does not open what the hook takes.
+    fn word_with(&mut self, root: Term, leaf: Leaf) -> Result<Word, Unsupported> {
+        let mut stack = vec![(root, false)];
+        while let Some((t, opened)) = stack.pop() {
+            if self.memo[t.index()].is_some() {
+                continue;
+            }
+            if opened {
+                let w = self.blast(t)?;
+                self.memo[t.index()] = Some(w);
+                continue;
+            }
+            if let Some(w) = leaf(&mut self.aig, self.terms, t)? {
+                self.memo[t.index()] = Some(w);
+                continue;
+            }
+            stack.push((t, true));
+            for &a in self.terms.args(t) {
+                if self.memo[a.index()].is_none() {
+                    stack.push((a, false));
+                }
             }
         }
         Ok(self.memo[root.index()].clone().expect("blasted above"))

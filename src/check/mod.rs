@@ -9,4 +9,5 @@ pub mod invariant;
 pub mod kinduction;
 pub mod replay;
 pub mod smt_proof;
+pub mod smt_unroll;
 pub mod word;

@@ -1,85 +1,161 @@
-//! The check of a word-level k-induction proof with a solver the engine did
-//! not use: cvc5 when it is installed, else a fresh z3 process. It asks
-//! again, from scratch, the queries the proof rests on: no bad state within
-//! `k` steps of an initial state, and no bad state after `k + 1` good steps
-//! with pairwise distinct states.
+//! The check of a word-level k-induction proof, independent of the engine:
+//! the queries the proof rests on (no bad state within `k` steps of an
+//! initial state, no bad state after `k + 1` good steps with pairwise
+//! distinct states) are written afresh as SMT-LIB text by the checker's own
+//! encoding (`smt_unroll`) and asked of a solver other than the engine's:
+//! cvc5 or z3 where installed, else invar's solver reading the text through
+//! the SMT-LIB front end, so that no term of the engine is reused.
 
+use super::smt_unroll::Unroller;
 use crate::ir::ts::Ts;
+use crate::smt::inhouse::InvarSmt;
+use crate::smt::script;
 use crate::smt::solver::{SatAnswer, Solver, SolverKind};
-use crate::smt::unroll::Unroller;
+use crate::util::budget::Budget;
 use std::time::Instant;
 
+/// The solver that confirmed a proof.
+pub const INHOUSE_TEXT: &str = "invar (SMT-LIB text)";
+
 /// Checks that the bad properties `watched` of `ts` are unreachable by a
-/// k-induction proof of depth `k`; returns the solver that confirmed it.
+/// k-induction proof of depth `k` found with the solver named `engine`;
+/// returns the name of the solver that confirmed it.
 pub fn check_kinduction(
     ts: &Ts,
     watched: &[usize],
     k: usize,
+    engine: &str,
     deadline: Option<Instant>,
-) -> Result<SolverKind, String> {
+) -> Result<&'static str, String> {
     let mut failures = Vec::new();
+    let queries = Queries::new(ts, watched, k);
     for kind in [SolverKind::Cvc5, SolverKind::Z3] {
-        match confirm(kind, ts, watched, k, deadline) {
-            Ok(()) => return Ok(kind),
-            Err(e) => failures.push(format!("{}: {e}", kind.name())),
+        if kind.name() == engine {
+            continue;
+        }
+        match confirm(kind, &queries, deadline) {
+            Ok(()) => return Ok(kind.name()),
+            // A query answered sat refutes the proof; no other solver is asked.
+            Err(Refuted(e)) => return Err(format!("{}: {e}", kind.name())),
+            Err(GaveUp(e)) => failures.push(format!("{}: {e}", kind.name())),
         }
     }
-    Err(failures.join("; "))
+    match confirm_inhouse(&queries, deadline) {
+        Ok(()) => Ok(INHOUSE_TEXT),
+        Err(e) => {
+            failures.push(format!("{INHOUSE_TEXT}: {e}"));
+            Err(failures.join("; "))
+        }
+    }
 }
 
-fn confirm(
-    kind: SolverKind,
-    ts: &Ts,
-    watched: &[usize],
-    k: usize,
-    deadline: Option<Instant>,
-) -> Result<(), String> {
-    let u = Unroller::new(ts);
-    // Step j's definitions refer to the states of step j + 1.
-    let mut declarations: String = (0..=k + 2).map(|j| u.declare_states(j)).collect();
-    for j in 0..=k + 1 {
-        declarations += &u.define_step(j);
-    }
-    // Each step's formulas once; the queries below repeat them.
-    let trans: Vec<String> = (0..=k)
-        .map(|j| format!("(assert {})\n", u.trans(j)))
-        .collect();
-    let bad: Vec<String> = (0..=k + 1).map(|j| u.bad(watched, j)).collect();
-    let init = u.init();
-    let path = |to: usize| -> String { trans[..to].concat() };
-    let mut solver = Solver::start(kind)?;
-    solver.send(&declarations)?;
-    let unsat = |solver: &mut Solver, query: String, what: &str| -> Result<(), String> {
-        solver.send(&format!("(push 1)\n{query}"))?;
-        let answer = solver.check(deadline)?;
-        solver.send("(pop 1)\n")?;
-        match answer {
-            SatAnswer::Unsat => Ok(()),
-            SatAnswer::Sat => Err(format!("{what} fails")),
-            SatAnswer::Unknown => Err(format!("{what}: no answer")),
+/// The text of the proof's queries.
+struct Queries {
+    declarations: String,
+    /// What each query establishes, and its assertions.
+    queries: Vec<(String, String)>,
+}
+
+impl Queries {
+    fn new(ts: &Ts, watched: &[usize], k: usize) -> Queries {
+        let u = Unroller::new(ts);
+        // Step j's definitions refer to the states of step j + 1.
+        let mut declarations: String = (0..=k + 2).map(|j| u.declare_states(j)).collect();
+        for j in 0..=k + 1 {
+            declarations += &u.define_step(j);
         }
-    };
-    // Base case: no bad state in steps 0..=k from an initial state.
-    for (j, bad_j) in bad[..=k].iter().enumerate() {
-        let query = format!(
-            "(assert {init})\n{}(assert {})\n(assert {bad_j})\n",
-            path(j),
-            u.constraints(j),
+        // Each step's formulas once; the queries below repeat them.
+        let trans: Vec<String> = (0..=k)
+            .map(|j| format!("(assert {})\n", u.trans(j)))
+            .collect();
+        let bad: Vec<String> = (0..=k + 1).map(|j| u.bad(watched, j)).collect();
+        let init = u.init();
+        let path = |to: usize| -> String { trans[..to].concat() };
+        let mut queries = Vec::new();
+        // Base case: no bad state in steps 0..=k from an initial state.
+        for (j, bad_j) in bad[..=k].iter().enumerate() {
+            let query = format!(
+                "(assert {init})\n{}(assert {})\n(assert {bad_j})\n",
+                path(j),
+                u.constraints(j),
+            );
+            queries.push((format!("base case at step {j}"), query));
+        }
+        // Step case: k + 1 good steps, pairwise distinct, then a bad one.
+        let mut query = path(k + 1);
+        for (j, bad_j) in bad[..=k].iter().enumerate() {
+            query += &format!("(assert (not {bad_j}))\n");
+            for i in j + 1..=k + 1 {
+                query += &format!("(assert {})\n", u.differ(j, i));
+            }
+        }
+        query += &format!(
+            "(assert {})\n(assert {})\n",
+            u.constraints(k + 1),
+            bad[k + 1]
         );
-        unsat(&mut solver, query, &format!("base case at step {j}"))?;
-    }
-    // Step case: k + 1 good steps, pairwise distinct, then a bad one.
-    let mut query = path(k + 1);
-    for (j, bad_j) in bad[..=k].iter().enumerate() {
-        query += &format!("(assert (not {bad_j}))\n");
-        for i in j + 1..=k + 1 {
-            query += &format!("(assert {})\n", u.differ(j, i));
+        queries.push((format!("the {}-induction step", k + 1), query));
+        Queries {
+            declarations,
+            queries,
         }
     }
-    query += &format!(
-        "(assert {})\n(assert {})\n",
-        u.constraints(k + 1),
-        bad[k + 1]
-    );
-    unsat(&mut solver, query, &format!("the {}-induction step", k + 1))
+}
+
+/// Asks every query of the invar solver, through the SMT-LIB front end.
+fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), String> {
+    let mut text = queries.declarations.clone();
+    for (_, query) in &queries.queries {
+        text += &format!("(push 1)\n{query}(check-sat)\n(pop 1)\n");
+    }
+    let budget = match deadline {
+        Some(d) => Budget::with_timeout(d.saturating_duration_since(Instant::now())),
+        None => Budget::unlimited(),
+    };
+    if let Some(dir) = std::env::var_os("INVAR_DUMP_PROOF") {
+        // For reproducing a checker's answer with `invar smt` or another solver.
+        let path = std::path::Path::new(&dir).join(format!("proof-{}.smt2", std::process::id()));
+        std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut solver = InvarSmt::new(budget);
+    let mut out = Vec::new();
+    script::run("proof", &text, &mut solver, &mut out).map_err(|e| e.to_string())?;
+    let out = String::from_utf8_lossy(&out);
+    let answers: Vec<&str> = out.lines().collect();
+    if answers.len() != queries.queries.len() {
+        return Err(format!("unexpected answers: {}", out.trim()));
+    }
+    for ((what, _), answer) in queries.queries.iter().zip(answers) {
+        match answer {
+            "unsat" => {}
+            "sat" => return Err(format!("{what} fails")),
+            _ => return Err(format!("{what}: no answer ({answer})")),
+        }
+    }
+    Ok(())
+}
+
+/// Why a solver did not confirm a proof.
+enum Failure {
+    /// A query has a model: the proof is wrong (or a solver is).
+    Refuted(String),
+    /// No answer (the solver is missing, stopped or gave up).
+    GaveUp(String),
+}
+use Failure::{GaveUp, Refuted};
+
+fn confirm(kind: SolverKind, queries: &Queries, deadline: Option<Instant>) -> Result<(), Failure> {
+    let mut solver = Solver::start(kind).map_err(GaveUp)?;
+    solver.send(&queries.declarations).map_err(GaveUp)?;
+    for (what, query) in &queries.queries {
+        solver.send(&format!("(push 1)\n{query}")).map_err(GaveUp)?;
+        let answer = solver.check(deadline).map_err(GaveUp)?;
+        solver.send("(pop 1)\n").map_err(GaveUp)?;
+        match answer {
+            SatAnswer::Unsat => {}
+            SatAnswer::Sat => return Err(Refuted(format!("{what} fails"))),
+            SatAnswer::Unknown => return Err(GaveUp(format!("{what}: no answer"))),
+        }
+    }
+    Ok(())
 }

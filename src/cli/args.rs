@@ -70,6 +70,20 @@ pub enum Command {
         /// The model.
         file: PathBuf,
     },
+    /// Run an SMT-LIB v2.6 script (QF_BV, QF_LIA, QF_LRA, QF_ABV with small
+    /// arrays) on invar's own SMT solver and print its answers.
+    ///
+    /// Exit code: 0 the script was read to its end, 1 it could not be read.
+    Smt {
+        /// The script (.smt2).
+        file: PathBuf,
+        /// Seconds for the whole script; checks after that answer unknown.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// The solver (z3 and cvc5 run as processes, for comparison).
+        #[arg(long, value_enum, default_value = "invar")]
+        smt: SmtArg,
+    },
     /// Replay API traces of the SAT core (written under INVAR_CORE_TRACE=DIR)
     /// and check every answer, model and failed core against CaDiCaL.
     ///
@@ -93,9 +107,31 @@ pub enum EngineArg {
     /// IC3 and BMC in parallel; the first verdict wins. Word-level models
     /// over Int or Real go to the SMT engine.
     Auto,
-    /// Word-level BMC and k-induction with z3, proofs confirmed by cvc5
-    /// (BTOR2, VMT, DimSpec and C; not AIGER).
+    /// Word-level BMC and k-induction on an SMT solver (`--smt`), proofs
+    /// confirmed by another (BTOR2, VMT, DimSpec and C; not AIGER).
     Smt,
+}
+
+/// Which SMT solver the word-level engine uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SmtArg {
+    /// invar's own solver; needs no external program.
+    Invar,
+    /// A z3 process.
+    Z3,
+    /// A cvc5 process.
+    Cvc5,
+}
+
+impl SmtArg {
+    /// The library's name for it.
+    pub fn backend(self) -> invar::smt::Backend {
+        match self {
+            SmtArg::Invar => invar::smt::Backend::Invar,
+            SmtArg::Z3 => invar::smt::Backend::Z3,
+            SmtArg::Cvc5 => invar::smt::Backend::Cvc5,
+        }
+    }
 }
 
 /// Which SAT backend engines use.
@@ -151,6 +187,11 @@ pub struct CheckArgs {
     /// Verdicts are checked on the backend the engine did not use.
     #[arg(long, value_enum)]
     pub sat: Option<SatArg>,
+    /// The SMT solver of the word-level engine; its proofs are confirmed by
+    /// cvc5 or z3 where installed, else by invar's solver on a separately
+    /// written encoding.
+    #[arg(long, value_enum, default_value = "invar")]
+    pub smt: SmtArg,
     /// Progress and statistics on stderr.
     #[arg(short, long)]
     pub verbose: bool,

@@ -345,6 +345,17 @@ pub(super) fn safe_summary(
     start: Instant,
     cubes: Option<&[Vec<(usize, bool)>]>,
 ) -> String {
+    safe_object(file, props, outcome, start, cubes).finish()
+}
+
+/// The `--json` object of a SAFE verdict, to be extended or finished.
+pub(super) fn safe_object(
+    file: &str,
+    props: &[usize],
+    outcome: &Outcome,
+    start: Instant,
+    cubes: Option<&[Vec<(usize, bool)>]>,
+) -> JsonObject {
     let mut o = summary(file, "safe", props, outcome, start);
     if let Verdict::Safe(Proof::KInduction { k, simple_path }) = &outcome.verdict {
         o.number("k", k).boolean("simple_path", *simple_path);
@@ -352,7 +363,7 @@ pub(super) fn safe_summary(
     if let Some(cubes) = cubes {
         o.number("invariant_clauses", cubes.len());
     }
-    o.finish()
+    o
 }
 
 /// Writes the certificate `--certificate` asks for, if the proof is an invariant.

@@ -6,7 +6,7 @@
 //! `--int` the system is over mathematical integers and goes to the SMT engine.
 
 use super::args::{CArgs, CheckArgs, DumpFormat, EngineArg};
-use super::check::{decide, report_unknown, start_budget, Decided};
+use super::check::{decide, report_unknown, safe_object, start_budget, summary, Decided};
 use super::check_smt::{self, SmtDecided};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::bitblast::bitblast;
@@ -108,11 +108,30 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         // Mathematical integers need the SMT engine; it checks its own answers.
         return match check_smt::decide(&ts, &[0], args, &budget)? {
             SmtDecided::Unsafe(words, _) => {
-                print_verdict(&format!("false\n{}", c_trace(&program, &ts, &words)));
+                let trace = c_trace(&program, &ts, &words);
+                let text = if args.json {
+                    let mut o = check_smt::summary(&file, "unsafe", &[0], start);
+                    o.string("sv_comp", "false")
+                        .number("steps", words.len())
+                        .string("trace", &trace);
+                    o.finish()
+                } else {
+                    format!("false\n{trace}")
+                };
+                print_verdict(&text);
                 Ok(EXIT_UNSAFE)
             }
-            SmtDecided::Safe { .. } => {
-                print_verdict("true\n");
+            SmtDecided::Safe { k, checker } => {
+                let text = if args.json {
+                    let mut o = check_smt::summary(&file, "safe", &[0], start);
+                    o.string("sv_comp", "true")
+                        .number("k", k + 1)
+                        .string("proof_checked_by", checker);
+                    o.finish()
+                } else {
+                    "true\n".to_string()
+                };
+                print_verdict(&text);
                 Ok(EXIT_SAFE)
             }
             SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => Ok(unknown(&reason)),
@@ -125,7 +144,17 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             let words = blasted.word_trace(&ts, &trace);
             match word::replay(&ts, &words, &[0]) {
                 Ok(r) if r.step + 1 == words.len() => {
-                    print_verdict(&format!("false\n{}", c_trace(&program, &ts, &words)));
+                    let trace = c_trace(&program, &ts, &words);
+                    let text = if args.json {
+                        let mut o = summary(&file, "unsafe", &[0], &outcome, start);
+                        o.string("sv_comp", "false")
+                            .number("steps", words.len())
+                            .string("trace", &trace);
+                        o.finish()
+                    } else {
+                        format!("false\n{trace}")
+                    };
+                    print_verdict(&text);
                     Ok(EXIT_UNSAFE)
                 }
                 other => Err(format!(
@@ -135,7 +164,14 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             }
         }
         Decided::Safe { .. } => {
-            print_verdict("true\n");
+            let text = if args.json {
+                let mut o = safe_object(&file, &[0], &outcome, start, None);
+                o.string("sv_comp", "true");
+                o.finish()
+            } else {
+                "true\n".to_string()
+            };
+            print_verdict(&text);
             Ok(EXIT_SAFE)
         }
         Decided::Unknown(reason) => Ok(report_unknown(

@@ -36,11 +36,27 @@ pub fn decide(
     args: &CheckArgs,
     budget: &Budget,
 ) -> Result<SmtDecided, String> {
-    let (verdict, stats) = kind::check(ts, props, budget, args.max_k, args.verbose)?;
+    let backend = args.smt.backend();
+    let verbose = args.verbose;
+    let mut progress = |line: &str| {
+        if verbose {
+            eprintln!("invar: smt: {line}");
+        }
+    };
+    let (verdict, stats) = kind::check(
+        ts,
+        props,
+        &mut || backend.start(budget),
+        budget,
+        args.max_k,
+        &mut progress,
+    )?;
     if args.verbose {
         eprintln!(
-            "invar: smt: depth {}, {} solver calls",
-            stats.depth, stats.checks
+            "invar: smt ({}): depth {}, {} solver calls",
+            backend.name(),
+            stats.depth,
+            stats.checks
         );
     }
     Ok(match verdict {
@@ -55,19 +71,15 @@ pub fn decide(
             }
         },
         WordVerdict::Safe { k } => {
-            match smt_proof::check_kinduction(ts, props, k, budget.deadline()) {
-                Ok(kind) => {
+            match smt_proof::check_kinduction(ts, props, k, backend.name(), budget.deadline()) {
+                Ok(checker) => {
                     if args.verbose {
                         eprintln!(
-                            "invar: smt: the {}-induction proof is confirmed by {}",
+                            "invar: smt: the {}-induction proof is confirmed by {checker}",
                             k + 1,
-                            kind.name()
                         );
                     }
-                    SmtDecided::Safe {
-                        k,
-                        checker: kind.name(),
-                    }
+                    SmtDecided::Safe { k, checker }
                 }
                 Err(e) => SmtDecided::Unconfirmed(format!(
                     "the SMT engine's proof could not be confirmed ({e}); no verdict"

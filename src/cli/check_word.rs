@@ -65,7 +65,7 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
     }
     let blasted = match bitblast(&ts) {
         Ok(b) => b,
-        Err(reason) if invar::smt::unroll::unsupported(&ts).is_none() => {
+        Err(reason) if invar::smt::kind::unsupported(&ts).is_none() => {
             // Int and Real: the word-level engine decides.
             if args.verbose {
                 eprintln!("invar: {file}: not bit-blasted ({reason}); SMT engine");

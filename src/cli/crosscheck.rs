@@ -97,7 +97,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
         prop_count = ts.bad.len();
         let exported = vmt::read_str("(vmt export)", &vmt::write(&ts))
             .map_err(|e| format!("internal error: the VMT export does not read back: {e}"))?;
-        if invar::smt::unroll::unsupported(&ts).is_none() {
+        if invar::smt::kind::unsupported(&ts).is_none() {
             systems.push(("word", ts.clone()));
             systems.push(("vmt-export", exported.clone()));
         }
@@ -193,6 +193,7 @@ fn check_args(file: &Path, engine: EngineArg, property: Option<usize>, timeout: 
         simple_path: false,
         no_simplify: false,
         sat: None,
+        smt: super::args::SmtArg::Invar,
         verbose: false,
         certificate: None,
         json: false,

@@ -72,6 +72,7 @@ pub fn run() -> i32 {
         Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
         Command::Info { file } => tools::info(&file),
         Command::CoreReplay { traces } => tools::core_replay(&traces),
+        Command::Smt { file, timeout, smt } => tools::smt(&file, timeout, smt.backend()),
         Command::Crosscheck {
             file,
             timeout,

@@ -268,3 +268,35 @@ pub fn core_replay(traces: &[std::path::PathBuf]) -> Result<i32, String> {
     );
     Ok(0)
 }
+
+/// `invar smt`: an SMT-LIB script on invar's own solver.
+pub fn smt(
+    file: &std::path::Path,
+    timeout: Option<f64>,
+    backend: invar::smt::Backend,
+) -> Result<i32, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let budget = match timeout {
+        Some(t) if t.is_finite() && t > 0.0 => {
+            invar::util::budget::Budget::with_timeout(std::time::Duration::from_secs_f64(t))
+        }
+        Some(t) => {
+            return Err(format!(
+                "--timeout must be a positive number of seconds, not {t}"
+            ))
+        }
+        None => invar::util::budget::Budget::unlimited(),
+    };
+    let mut solver = backend.start(&budget)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let name = file.display().to_string();
+    let ending = invar::smt::script::run(&name, &text, solver.as_mut(), &mut out)
+        .map_err(|e| format!("cannot write the answers: {e}"))?;
+    std::io::Write::flush(&mut out).map_err(|e| format!("cannot write the answers: {e}"))?;
+    Ok(match ending {
+        invar::smt::script::Ending::Completed => 0,
+        invar::smt::script::Ending::Unreadable => 1,
+    })
+}

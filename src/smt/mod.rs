@@ -1,7 +1,106 @@
-//! Word-level reasoning with an SMT solver: the solver process, the
-//! unrolling of a transition system into SMT-LIB, and the BMC/k-induction
-//! engine built on them.
+//! Satisfiability modulo theories over `ir::term`: one solver trait
+//! ([`SmtSolver`]) with invar's own solver behind it by default
+//! (`inhouse.rs`: Bool, bit-vectors and small arrays by bit-blasting,
+//! linear integer and real arithmetic by DPLL(T) with a simplex,
+//! `arith.rs`, `simplex.rs`) and z3 or cvc5 processes on request
+//! (`process.rs` over `solver.rs`); the word-level BMC and k-induction on
+//! the trait (`kind.rs`, unrolling with `unfold.rs`); `invar smt`'s SMT-LIB
+//! front end (`script.rs`).
 
+pub mod arith;
+pub mod inhouse;
 pub mod kind;
+pub mod linear;
+pub mod num;
+pub mod process;
+pub mod script;
+pub mod simplex;
 pub mod solver;
-pub mod unroll;
+pub mod unfold;
+
+use crate::ir::term::eval::Value;
+use crate::ir::term::{Term, Terms};
+use crate::util::budget::Budget;
+use std::time::Duration;
+
+/// Which solver answers the word level's queries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// invar's own solver (`inhouse.rs`), the default.
+    Invar,
+    /// A z3 process.
+    Z3,
+    /// A cvc5 process.
+    Cvc5,
+}
+
+impl Backend {
+    /// The backend's name, as `--smt` spells it and proofs record it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Invar => "invar",
+            Backend::Z3 => "z3",
+            Backend::Cvc5 => "cvc5",
+        }
+    }
+
+    /// A fresh solver that gives up when `budget` expires; an external
+    /// solver that is not installed is an error.
+    pub fn start(self, budget: &Budget) -> Result<Box<dyn SmtSolver>, String> {
+        Ok(match self {
+            Backend::Invar => Box::new(inhouse::InvarSmt::new(budget.clone())),
+            Backend::Z3 => Box::new(process::ProcessSmt::start(
+                solver::SolverKind::Z3,
+                budget.clone(),
+            )?),
+            Backend::Cvc5 => Box::new(process::ProcessSmt::start(
+                solver::SolverKind::Cvc5,
+                budget.clone(),
+            )?),
+        })
+    }
+}
+
+/// The answer of a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SmtResult {
+    /// The assertions and assumptions have a model.
+    Sat,
+    /// They have none.
+    Unsat,
+    /// No answer, and why (an unsupported construct, the time limit).
+    Unknown(String),
+}
+
+/// Counters of a solver.
+#[derive(Clone, Debug, Default)]
+pub struct SolverStats {
+    /// Checks answered.
+    pub checks: u64,
+    /// SAT calls made for them.
+    pub sat_calls: u64,
+    /// Time in checks.
+    pub time: Duration,
+}
+
+/// An incremental SMT solver over the terms of a [`Terms`] store (the
+/// caller's, passed to every call; the store may grow between calls).
+pub trait SmtSolver {
+    /// The solver's name.
+    fn name(&self) -> &'static str;
+    /// Asserts the Bool term `t` in the current scope.
+    fn assert(&mut self, terms: &Terms, t: Term);
+    /// Opens a scope.
+    fn push(&mut self);
+    /// Closes the innermost scope, forgetting its assertions.
+    fn pop(&mut self);
+    /// Checks the assertions together with the Bool `assumptions`.
+    fn check(&mut self, terms: &Terms, assumptions: &[Term]) -> SmtResult;
+    /// The value of `t` in the model of the last check (which answered sat).
+    fn value(&mut self, terms: &Terms, t: Term) -> Result<Value, String>;
+    /// The assumptions of the last check (which answered unsat) that suffice
+    /// for unsatisfiability.
+    fn unsat_core(&self) -> Vec<Term>;
+    /// Counters so far.
+    fn stats(&self) -> SolverStats;
+}

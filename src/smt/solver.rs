@@ -74,7 +74,7 @@ impl Solver {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot run {} ({e}); the SMT engine needs it", kind.name()))?;
+            .map_err(|e| format!("cannot run {} ({e})", kind.name()))?;
         let input = child.stdin.take().expect("piped stdin");
         let output = BufReader::new(child.stdout.take().expect("piped stdout"));
         let mut solver = Solver {
@@ -111,6 +111,16 @@ impl Solver {
 
     /// `check-sat`, giving up at `deadline` (the solver's own time limit).
     pub fn check(&mut self, deadline: Option<Instant>) -> Result<SatAnswer, String> {
+        self.check_with(deadline, "")
+    }
+
+    /// `command` (a `check-sat-assuming`; empty: `check-sat`), giving up at
+    /// `deadline`.
+    pub fn check_with(
+        &mut self,
+        deadline: Option<Instant>,
+        command: &str,
+    ) -> Result<SatAnswer, String> {
         if let Some(d) = deadline {
             let ms = d
                 .saturating_duration_since(Instant::now())
@@ -122,7 +132,11 @@ impl Solver {
             };
             self.send(&format!("(set-option :{option} {ms})\n"))?;
         }
-        self.send("(check-sat)\n")?;
+        self.send(if command.is_empty() {
+            "(check-sat)\n"
+        } else {
+            command
+        })?;
         self.input.flush().map_err(|e| e.to_string())?;
         self.checks += 1;
         let line = self.read_line()?;
@@ -134,15 +148,10 @@ impl Solver {
         }
     }
 
-    /// The values of `symbols` (of the given sorts) in the last model.
-    pub fn values(&mut self, symbols: &[(String, Sort)]) -> Result<Vec<Value>, String> {
-        if symbols.is_empty() {
-            return Ok(Vec::new());
-        }
-        let names: Vec<&str> = symbols.iter().map(|(n, _)| n.as_str()).collect();
-        self.send(&format!("(get-value ({}))\n", names.join(" ")))?;
+    /// Sends `command` and reads its reply, one balanced S-expression.
+    pub fn query(&mut self, command: &str) -> Result<String, String> {
+        self.send(command)?;
         self.input.flush().map_err(|e| e.to_string())?;
-        // Read until the parentheses balance.
         let mut text = String::new();
         let mut depth = 0i64;
         loop {
@@ -159,6 +168,19 @@ impl Solver {
                 break;
             }
         }
+        if text.trim_start().starts_with("(error") {
+            return Err(format!("{}: {}", self.kind.name(), text.trim()));
+        }
+        Ok(text)
+    }
+
+    /// The values of `symbols` (of the given sorts) in the last model.
+    pub fn values(&mut self, symbols: &[(String, Sort)]) -> Result<Vec<Value>, String> {
+        if symbols.is_empty() {
+            return Ok(Vec::new());
+        }
+        let names: Vec<&str> = symbols.iter().map(|(n, _)| n.as_str()).collect();
+        let text = self.query(&format!("(get-value ({}))\n", names.join(" ")))?;
         let reply = parse_sexp(&text)?;
         let Sexp::List(pairs) = reply else {
             return Err(format!("unexpected get-value reply: {text}"));
@@ -179,6 +201,21 @@ impl Drop for Solver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The items of a reply that is a list of symbols, each as SMT-LIB would
+/// write it (quoted where needed).
+pub fn list_items(text: &str) -> Result<Vec<String>, String> {
+    match parse_sexp(text)? {
+        Sexp::List(items) => items
+            .into_iter()
+            .map(|i| match i {
+                Sexp::Atom(a) => Ok(crate::formats::smtlib::lex::quote_symbol(&a)),
+                other => Err(format!("unexpected {other:?} in a list of symbols")),
+            })
+            .collect(),
+        Sexp::Atom(a) => Err(format!("expected a list, got `{a}`")),
     }
 }
 

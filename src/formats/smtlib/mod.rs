@@ -5,4 +5,4 @@ pub mod lower;
 mod parse;
 pub mod print;
 
-pub use parse::{parse_script, Annotation, Script};
+pub use parse::{parse_script, Annotation, Command, Script, ScriptReader};

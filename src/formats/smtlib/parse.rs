@@ -37,6 +37,45 @@ pub struct Script {
     pub asserts: Vec<(Term, usize)>,
 }
 
+/// A command of an interactive script ([`ScriptReader`]); declarations and
+/// definitions are handled by the reader itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `(assert t)`, with its `:named` name if it has one.
+    Assert {
+        /// The asserted term.
+        term: Term,
+        /// The name given by `(! t :named n)`.
+        name: Option<String>,
+    },
+    /// `(check-sat)`.
+    CheckSat,
+    /// `(check-sat-assuming (l …))`.
+    CheckSatAssuming(Vec<Term>),
+    /// `(push n)`.
+    Push(u32),
+    /// `(pop n)`.
+    Pop(u32),
+    /// `(get-value (t …))`.
+    GetValue(Vec<Term>),
+    /// `(get-model)`.
+    GetModel,
+    /// `(get-unsat-core)`.
+    GetUnsatCore,
+    /// `(get-unsat-assumptions)`.
+    GetUnsatAssumptions,
+    /// `(echo "s")`.
+    Echo(String),
+    /// `(exit)`.
+    Exit,
+    /// `(set-option :key value)`.
+    SetOption(String, Option<String>),
+    /// `(get-info :key)`.
+    GetInfo(String),
+    /// A declaration, definition, `set-logic`, `set-info`: nothing to do.
+    Done,
+}
+
 enum Binding {
     Term(Term),
     /// A function defined with parameters: substituted at each use.
@@ -56,6 +95,10 @@ struct Parser<'a, 't> {
     scopes: Vec<HashMap<String, Term>>,
     script: Script,
     depth: usize,
+    /// Whether commands are returned ([`ScriptReader`]) or skipped.
+    interactive: bool,
+    /// Names declared in each open `push` scope.
+    declared_in: Vec<Vec<String>>,
 }
 
 /// Parses an SMT-LIB script into `terms`.
@@ -70,6 +113,8 @@ pub fn parse_script(file: &str, text: &str, terms: &mut Terms) -> Result<Script,
         scopes: Vec::new(),
         script: Script::default(),
         depth: 0,
+        interactive: false,
+        declared_in: Vec::new(),
     };
     while let Some(tok) = p.next()? {
         if tok != Token::Open {
@@ -159,15 +204,145 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn command(&mut self) -> Result<(), ParseError> {
+        self.command_of_script().map(|_| ())
+    }
+
+    /// A command of an interactive script.
+    fn interactive_command(&mut self, name: &'a str) -> Result<Command, ParseError> {
+        let close = |p: &mut Self, c: Command| p.expect(Token::Close, "`)`").map(|()| c);
+        match name {
+            "check-sat" => close(self, Command::CheckSat),
+            "check-sat-assuming" => {
+                self.expect(Token::Open, "`(` before the assumptions")?;
+                let mut terms = Vec::new();
+                while self.peek()? != Some(Token::Close) {
+                    let t = self.term()?;
+                    if *self.terms.sort(t) != Sort::Bool {
+                        return Err(self.err("check-sat-assuming needs Bool terms"));
+                    }
+                    terms.push(t);
+                }
+                self.next()?;
+                close(self, Command::CheckSatAssuming(terms))
+            }
+            "push" | "pop" => {
+                let n = if self.peek()? == Some(Token::Close) {
+                    1
+                } else {
+                    self.numeral("the number of scopes")?
+                };
+                self.expect(Token::Close, "`)`")?;
+                if name == "push" {
+                    for _ in 0..n {
+                        self.declared_in.push(Vec::new());
+                    }
+                    Ok(Command::Push(n))
+                } else {
+                    if n as usize > self.declared_in.len() {
+                        return Err(self.err(format!(
+                            "pop {n}: only {} scopes are open",
+                            self.declared_in.len()
+                        )));
+                    }
+                    for _ in 0..n {
+                        for gone in self.declared_in.pop().expect("open") {
+                            self.globals.remove(&gone);
+                        }
+                    }
+                    Ok(Command::Pop(n))
+                }
+            }
+            "get-value" => {
+                self.expect(Token::Open, "`(` before the terms")?;
+                let mut terms = Vec::new();
+                while self.peek()? != Some(Token::Close) {
+                    terms.push(self.term()?);
+                }
+                self.next()?;
+                close(self, Command::GetValue(terms))
+            }
+            "get-model" => close(self, Command::GetModel),
+            "get-unsat-core" => close(self, Command::GetUnsatCore),
+            "get-unsat-assumptions" => close(self, Command::GetUnsatAssumptions),
+            "exit" => close(self, Command::Exit),
+            "echo" => match self.expect_token("a string")? {
+                Token::Str(s) => {
+                    let s = s.to_string();
+                    close(self, Command::Echo(s))
+                }
+                other => Err(self.err(format!("expected a string, found {}", show(other)))),
+            },
+            "set-option" | "get-info" => {
+                let key = match self.expect_token("a keyword")? {
+                    Token::Keyword(k) => k.to_string(),
+                    other => {
+                        return Err(self.err(format!("expected a keyword, found {}", show(other))))
+                    }
+                };
+                let value = match self.peek()? {
+                    Some(Token::Close) => None,
+                    Some(Token::Symbol(v) | Token::Numeral(v) | Token::Str(v)) => {
+                        self.next()?;
+                        Some(v.to_string())
+                    }
+                    _ => {
+                        self.next()?;
+                        self.skip_form()?;
+                        return Ok(if name == "set-option" {
+                            Command::SetOption(key, None)
+                        } else {
+                            Command::GetInfo(key)
+                        });
+                    }
+                };
+                self.expect(Token::Close, "`)`")?;
+                Ok(if name == "set-option" {
+                    Command::SetOption(key, value)
+                } else {
+                    Command::GetInfo(key)
+                })
+            }
+            "get-assertions" | "get-assignment" | "get-proof" | "reset" | "reset-assertions" => {
+                Err(self.err(format!("`{name}` is not supported")))
+            }
+            _ => unreachable!("only the commands above come here"),
+        }
+    }
+
+    fn command_of_script(&mut self) -> Result<Command, ParseError> {
         let name = self.symbol("a command name")?;
         match name {
             "set-logic" => {
                 let logic = self.symbol("a logic name")?;
                 self.script.logic = Some(logic.to_string());
-                self.expect(Token::Close, "`)`")
+                self.expect(Token::Close, "`)`").map(|()| Command::Done)
             }
-            "set-info" | "set-option" | "check-sat" | "exit" | "get-model" | "get-info"
-            | "get-value" | "push" | "pop" | "echo" | "get-assertions" => self.skip_form(),
+            "set-info" => self.skip_form().map(|()| Command::Done),
+            "set-option"
+            | "check-sat"
+            | "check-sat-assuming"
+            | "exit"
+            | "get-model"
+            | "get-info"
+            | "get-value"
+            | "push"
+            | "pop"
+            | "echo"
+            | "get-assertions"
+            | "get-unsat-core"
+            | "get-unsat-assumptions"
+            | "get-assignment"
+            | "get-proof"
+            | "reset"
+            | "reset-assertions"
+                if self.interactive =>
+            {
+                self.interactive_command(name)
+            }
+            "set-option" | "check-sat" | "exit" | "get-model" | "get-info" | "get-value"
+            | "push" | "pop" | "echo" | "get-assertions" => {
+                self.skip_form().map(|()| Command::Done)
+            }
             "declare-fun" | "declare-const" => {
                 let var = self.symbol("the name being declared")?;
                 if name == "declare-fun" {
@@ -187,7 +362,10 @@ impl<'a> Parser<'a, '_> {
                 let t = self.terms.var(var, sort);
                 self.globals.insert(var.to_string(), Binding::Term(t));
                 self.script.declared.push(t);
-                Ok(())
+                if let Some(scope) = self.declared_in.last_mut() {
+                    scope.push(var.to_string());
+                }
+                Ok(Command::Done)
             }
             "define-fun" => {
                 let fname = self.symbol("the name being defined")?;
@@ -226,7 +404,10 @@ impl<'a> Parser<'a, '_> {
                     Binding::Macro { params, body }
                 };
                 self.globals.insert(fname.to_string(), binding);
-                Ok(())
+                if let Some(scope) = self.declared_in.last_mut() {
+                    scope.push(fname.to_string());
+                }
+                Ok(Command::Done)
             }
             "define-sort" => {
                 let sname = self.symbol("the sort name")?;
@@ -238,18 +419,27 @@ impl<'a> Parser<'a, '_> {
                 let sort = self.sort()?;
                 self.expect(Token::Close, "`)`")?;
                 self.sorts.insert(sname.to_string(), sort);
-                Ok(())
+                Ok(Command::Done)
             }
             "declare-sort" => Err(self.err("declare-sort: uninterpreted sorts are not supported")),
             "assert" => {
                 let line = self.lex.line;
+                let before = self.script.annotations.len();
                 let t = self.term()?;
                 if *self.terms.sort(t) != Sort::Bool {
                     return Err(self.err("assert needs a Bool term"));
                 }
                 self.expect(Token::Close, "`)`")?;
                 self.script.asserts.push((t, line));
-                Ok(())
+                let name = self.script.annotations[before..]
+                    .iter()
+                    .find(|a| a.term == t && a.key == "named")
+                    .and_then(|a| a.value.clone());
+                if let Some(n) = &name {
+                    // A named assertion's name denotes the term.
+                    self.globals.insert(n.clone(), Binding::Term(t));
+                }
+                Ok(Command::Assert { term: t, name })
             }
             other => Err(self.err(format!("unknown command `{other}`"))),
         }
@@ -501,7 +691,10 @@ impl<'a> Parser<'a, '_> {
         // Mixed Int/Real arithmetic: lift the Int side to Real, as solvers do.
         let mixes = args.iter().any(|&a| *self.terms.sort(a) == Sort::Real)
             && args.iter().any(|&a| *self.terms.sort(a) == Sort::Int);
-        if mixes {
+        // `/` is real division: `(/ 1 3)` with integer numerals means 1/3
+        // (the usual reading of numerals in real arithmetic).
+        let real_division = op == Op::Div;
+        if mixes || real_division {
             for a in args.iter_mut() {
                 *a = self.coerce(*a, &Sort::Real)?;
             }
@@ -589,4 +782,64 @@ fn builtin(name: &str, arity: usize) -> Option<Op> {
         "store" => Store,
         _ => return None,
     })
+}
+
+/// Reads an SMT-LIB script command by command, for a solver to act on.
+pub struct ScriptReader<'a, 't> {
+    parser: Parser<'a, 't>,
+}
+
+impl<'a, 't> ScriptReader<'a, 't> {
+    /// A reader of `text` (from `file`, for messages) building into `terms`.
+    pub fn new(file: &'a str, text: &'a str, terms: &'t mut Terms) -> ScriptReader<'a, 't> {
+        ScriptReader {
+            parser: Parser {
+                file,
+                lex: Lexer::new(text),
+                peeked: None,
+                terms,
+                globals: HashMap::new(),
+                sorts: HashMap::new(),
+                scopes: Vec::new(),
+                script: Script::default(),
+                depth: 0,
+                interactive: true,
+                declared_in: Vec::new(),
+            },
+        }
+    }
+
+    /// The next command, or `None` at the end of the text.
+    pub fn next_command(&mut self) -> Result<Option<Command>, ParseError> {
+        let p = &mut self.parser;
+        match p.next()? {
+            None => Ok(None),
+            Some(Token::Open) => p.command_of_script().map(Some),
+            Some(tok) => Err(p.err(format!(
+                "expected `(` to start a command, found {}",
+                show(tok)
+            ))),
+        }
+    }
+
+    /// The term store.
+    pub fn terms(&self) -> &Terms {
+        self.parser.terms
+    }
+
+    /// The constants declared so far and still in scope, in order.
+    pub fn declared(&self) -> Vec<Term> {
+        let p = &self.parser;
+        (p.script.declared.iter().copied())
+            .filter(|&t| {
+                let name = p.terms.var_name(t).unwrap_or("");
+                matches!(p.globals.get(name), Some(Binding::Term(u)) if *u == t)
+            })
+            .collect()
+    }
+
+    /// The line the reader is at.
+    pub fn line(&self) -> usize {
+        self.parser.lex.line
+    }
 }

@@ -43,6 +43,11 @@ pub struct ArrayValue {
 const MAX_ENUMERATED_INDEX_BITS: u32 = 16;
 
 impl ArrayValue {
+    /// The index sort, when it is small enough to enumerate.
+    pub fn index_sort(&self) -> Option<&Sort> {
+        self.index.as_ref()
+    }
+
     /// The array over `index` holding `default` everywhere.
     pub fn constant(index: &Sort, default: Value) -> ArrayValue {
         let index = match index {

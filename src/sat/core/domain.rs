@@ -176,6 +176,14 @@ impl Domain {
         self.pinned = false;
     }
 
+    /// Adds a variable made during the current query to its domain.
+    pub fn include(&mut self, v: u32) {
+        if self.stamp[v as usize] != self.epoch {
+            self.stamp[v as usize] = self.epoch;
+            self.vars.push(v);
+        }
+    }
+
     /// Ends the current query's restriction.
     pub fn stop(&mut self) {
         self.active = false;

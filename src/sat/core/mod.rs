@@ -35,6 +35,7 @@ mod propagate;
 mod reduce;
 mod restart;
 mod search;
+pub mod theory;
 pub mod trace;
 
 use super::{Lit, Roots, SatStats, SolveResult, Solver};
@@ -46,6 +47,7 @@ use propagate::Watch;
 use restart::Restarts;
 use std::io::Write;
 use std::time::Instant;
+use theory::{Theory, TheoryOut};
 
 /// The value of a literal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -127,6 +129,10 @@ pub struct Core {
     temp_act: Lit,
     /// Where the API trace goes (`trace.rs`), if anywhere.
     trace: trace::TraceOut,
+    /// The theory of DPLL(T), if any, and how much of the trail it has seen.
+    theory: Option<Box<dyn Theory>>,
+    theory_head: usize,
+    theory_out: TheoryOut,
     restarts: Restarts,
     /// Conflicts a query may take before it answers interrupted.
     conflict_limit: Option<u64>,
@@ -171,6 +177,9 @@ impl Core {
             failed_stamp: 1,
             temp_act: Lit::positive(1),
             trace: None,
+            theory: None,
+            theory_head: 0,
+            theory_out: TheoryOut::default(),
             restarts: Restarts::default(),
             conflict_limit: None,
             next_reduce: 2000,
@@ -230,6 +239,11 @@ impl Core {
 
     fn allocate_var(&mut self) -> Lit {
         self.finish_query();
+        self.grow_var()
+    }
+
+    /// A fresh variable, at any level (the search may be under way).
+    fn grow_var(&mut self) -> Lit {
         self.num_vars += 1;
         let v = self.num_vars;
         let lits = 2 * (v as usize + 1);
@@ -246,6 +260,11 @@ impl Core {
         self.heap.grow(v);
         self.domain.grow(v);
         if self.heap_full {
+            self.heap.insert(v, &self.activity);
+        } else if self.domain.restricts() {
+            // Made during a restricted query (a theory's new atom): it
+            // belongs to the query.
+            self.domain.include(v);
             self.heap.insert(v, &self.activity);
         }
         Lit::positive(v)
@@ -268,6 +287,9 @@ impl Core {
             self.assigns[(!act).code()] = Value::Unassigned;
             if at < self.qhead {
                 self.qhead -= 1;
+            }
+            if at < self.theory_head {
+                self.theory_head -= 1;
             }
         }
         if !self.db.temporary.is_empty() {
@@ -450,6 +472,24 @@ impl Core {
             }
         }
         self.search()
+    }
+
+    /// Attaches the theory of DPLL(T); it sees every assignment from now on
+    /// (level-0 facts included).
+    pub fn set_theory(&mut self, theory: Box<dyn Theory>) {
+        self.finish_query();
+        self.theory = Some(theory);
+        self.theory_head = 0;
+    }
+
+    /// The attached theory (to read its model after SAT).
+    pub fn theory(&self) -> Option<&dyn Theory> {
+        self.theory.as_deref()
+    }
+
+    /// The attached theory, mutably.
+    pub fn theory_mut(&mut self) -> Option<&mut (dyn Theory + 'static)> {
+        self.theory.as_deref_mut()
     }
 
     /// Limits each later query to `limit` conflicts (then it answers

@@ -1,4 +1,6 @@
-//! A transition system as SMT-LIB text, one copy per step: state `i` at step
+//! The proof checker's own encoding of a transition system, as SMT-LIB text
+//! (it shares no code with the engine's term-level `smt::unfold`), one copy
+//! per step: state `i` at step
 //! `k` is the constant `s{i}@{k}`, input `j` is `i{j}@{k}`, and the shared
 //! subterms of step `k` are `d{n}@{k}`, so a step is linear in the size of
 //! the term DAG.
@@ -53,24 +55,6 @@ fn standard(ts: &Ts) -> (Ts, Vec<Term>) {
         p.term = it.next().expect("one per root");
     }
     (out, lowered)
-}
-
-/// Why a system cannot go to the SMT engine.
-pub fn unsupported(ts: &Ts) -> Option<String> {
-    let sorts = ts
-        .states
-        .iter()
-        .map(|s| s.var)
-        .chain(ts.inputs.iter().copied());
-    for v in sorts {
-        if let Sort::Array(..) = ts.terms.sort(v) {
-            let name = ts.terms.var_name(v).unwrap_or("?");
-            return Some(format!(
-                "`{name}` is an array; the SMT engine reads no array values"
-            ));
-        }
-    }
-    None
 }
 
 impl Unroller {

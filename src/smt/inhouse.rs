@@ -1,0 +1,678 @@
+//! invar's own SMT solver: Bool, bit-vectors and small arrays by
+//! incremental bit-blasting onto the SAT core, linear integer and real
+//! arithmetic by DPLL(T) with the simplex of `arith.rs`.
+//!
+//! - **The Boolean skeleton.** Every asserted or assumed term is blasted
+//!   once into one growing circuit (`bitblast::TermBlaster`); a comparison
+//!   over Int or Real is not blasted but becomes a circuit input tied to a
+//!   bound atom of the theory. The circuit's gates reach the core lazily, as
+//!   definitions, so each query only searches its own cone.
+//! - **Linear terms.** Comparisons are normalized (`linear.rs`) to
+//!   `Σ c·x ⋈ k` with a positive leading coefficient (integral and coprime
+//!   over integers), so that `x − y ≤ 3` and `y − x ≥ −3` share one slack
+//!   variable; `x > k` is the negation of `x ≤ k`. Arithmetic `ite`, `div`
+//!   and `mod` by constants, `abs` and `to_int` get fresh variables with
+//!   their defining constraints asserted once, for good.
+//! - **Scopes.** `push` opens a scope with an activation literal that
+//!   guards the scope's assertions and is assumed by every check; `pop`
+//!   disables it for good.
+//! - **Answers.** A model gives every variable a value (bits from the core,
+//!   numbers from the simplex), and any term's value is computed by the
+//!   reference evaluator from them. An unsat core is the set of assumptions
+//!   whose literals the core reports failed. Non-linear arithmetic, `bv2nat`
+//!   and arrays beyond the bit-blaster's limits make the answer `unknown`,
+//!   with the reason, never a guess.
+
+use super::arith::Arith;
+use super::linear::{Linear, NormalForm, Relation};
+use super::num::Num;
+use super::simplex::SVar;
+use super::{SmtResult, SmtSolver, SolverStats};
+use crate::bitblast::{self, TermBlaster, Unsupported};
+use crate::ir::aig::{self, Aig, Node};
+use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::{Op, Sort, Term, Terms};
+use crate::sat::core::Core;
+use crate::sat::{self, Roots, SolveResult, Solver};
+use crate::util::budget::Budget;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A defining constraint of a fresh variable, asserted once the current
+/// blasting is over (it may need to blast terms itself).
+enum Side {
+    /// `v = ite(cond, a, b)`.
+    Ite {
+        cond: Term,
+        v: SVar,
+        then: Linear,
+        other: Linear,
+    },
+}
+
+/// The solver.
+pub struct InvarSmt {
+    core: Core,
+    blaster: TermBlaster,
+    /// Core literal of each circuit node.
+    encoded: Vec<Option<sat::Lit>>,
+    /// Circuit inputs of each Bool, bit-vector or array variable.
+    var_bits: HashMap<Term, Vec<aig::Lit>>,
+    /// Simplex variable of each Int or Real variable.
+    arith_vars: HashMap<Term, SVar>,
+    /// Linear form of each arithmetic term seen.
+    linear: HashMap<Term, Linear>,
+    /// Slack variable of each normalized linear form.
+    slacks: HashMap<Vec<(SVar, Num)>, SVar>,
+    /// Circuit literal of each atom `var ≤ k` / `var < k`.
+    atoms: HashMap<(SVar, Num, bool), aig::Lit>,
+    pending: Vec<Side>,
+    /// Defining constraints built while blasting, asserted right after.
+    facts: Vec<aig::Lit>,
+    /// Activation literal of each open scope.
+    scopes: Vec<sat::Lit>,
+    /// Why an assertion could not be represented, and the scope it is in
+    /// (0: outside every scope); checks answer unknown while it stands.
+    broken: Option<(usize, String)>,
+    /// The assumptions of the last check and their core literals.
+    assumed: Vec<(Term, sat::Lit)>,
+    /// Whether the last check answered SAT (a model is readable).
+    has_model: bool,
+    /// The failed assumptions of the last UNSAT answer.
+    core_terms: Vec<Term>,
+    tru: sat::Lit,
+    stats: SolverStats,
+}
+
+impl InvarSmt {
+    /// A solver that gives up when `budget` expires.
+    pub fn new(budget: Budget) -> InvarSmt {
+        let mut core = Core::new(budget);
+        core.set_theory(Box::new(Arith::default()));
+        let tru = core.new_var();
+        Solver::add_clause(&mut core, &[tru]);
+        InvarSmt {
+            core,
+            blaster: TermBlaster::default(),
+            encoded: vec![Some(!tru)],
+            var_bits: HashMap::new(),
+            arith_vars: HashMap::new(),
+            linear: HashMap::new(),
+            slacks: HashMap::new(),
+            atoms: HashMap::new(),
+            pending: Vec::new(),
+            facts: Vec::new(),
+            scopes: Vec::new(),
+            broken: None,
+            assumed: Vec::new(),
+            has_model: false,
+            core_terms: Vec::new(),
+            tru,
+            stats: SolverStats::default(),
+        }
+    }
+
+    fn arith(&mut self) -> &mut Arith {
+        (self.core.theory_mut().expect("attached"))
+            .as_any_mut()
+            .downcast_mut::<Arith>()
+            .expect("the arithmetic theory")
+    }
+
+    fn arith_ref(&self) -> &Arith {
+        (self.core.theory().expect("attached"))
+            .as_any()
+            .downcast_ref::<Arith>()
+            .expect("the arithmetic theory")
+    }
+
+    /// The circuit literal of Bool term `t`, blasting what is new.
+    fn bool_lit(&mut self, terms: &Terms, t: Term) -> Result<aig::Lit, Unsupported> {
+        let lit = self.blast(terms, t)?[0];
+        self.assert_facts();
+        // Defining constraints of fresh variables met on the way.
+        while let Some(side) = self.pending.pop() {
+            let Side::Ite {
+                cond,
+                v,
+                then,
+                other,
+            } = side;
+            let c = self.blast(terms, cond)?[0];
+            let here = Linear::var(v);
+            let eq_then = self.relation(&here.sub(&then), Relation::Eq);
+            let eq_other = self.relation(&here.sub(&other), Relation::Eq);
+            let aig = &mut self.blaster.aig;
+            let a = aig.or(!c, eq_then);
+            let b = aig.or(c, eq_other);
+            let both = aig.and(a, b);
+            self.assert_lit(both, None);
+            self.assert_facts();
+        }
+        Ok(lit)
+    }
+
+    /// Asserts, for good, the defining constraints gathered while blasting.
+    fn assert_facts(&mut self) {
+        for l in std::mem::take(&mut self.facts) {
+            self.assert_lit(l, None);
+        }
+    }
+
+    fn blast(&mut self, terms: &Terms, t: Term) -> Result<Vec<aig::Lit>, Unsupported> {
+        let mut blaster = std::mem::take(&mut self.blaster);
+        let result = {
+            let mut leaf = |aig: &mut Aig, terms: &Terms, t: Term| self.leaf(aig, terms, t);
+            blaster.word(terms, t, &mut leaf)
+        };
+        self.blaster = blaster;
+        result
+    }
+
+    /// The word of a term the blaster does not open: variables and
+    /// arithmetic comparisons.
+    fn leaf(
+        &mut self,
+        aig: &mut Aig,
+        terms: &Terms,
+        t: Term,
+    ) -> Result<Option<Vec<aig::Lit>>, Unsupported> {
+        let args = terms.args(t);
+        let numeric = |u: Term| matches!(terms.sort(u), Sort::Int | Sort::Real);
+        match terms.op(t) {
+            Op::Var(name, sort) => match sort {
+                Sort::Int | Sort::Real => Err(Unsupported(format!(
+                    "`{name}` is arithmetic and used where a Boolean is expected"
+                ))),
+                _ => {
+                    let w = bitblast::width_of(sort, &format!("`{name}`"))?;
+                    let bits: Vec<aig::Lit> = (0..w).map(|_| aig.add_input()).collect();
+                    self.var_bits.insert(t, bits.clone());
+                    Ok(Some(bits))
+                }
+            },
+            Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq | Op::Distinct
+                if !args.is_empty() && numeric(args[0]) =>
+            {
+                let forms: Vec<Linear> = (args.iter())
+                    .map(|&a| self.linearize(aig, terms, a))
+                    .collect::<Result<_, _>>()?;
+                let lit = self.comparison(aig, terms.op(t), &forms);
+                Ok(Some(vec![lit]))
+            }
+            Op::IsInt if numeric(args[0]) => {
+                // is_int(x) ⇔ x − ⌊x⌋ = 0, with ⌊x⌋ a fresh integer.
+                let x = self.linearize(aig, terms, args[0])?;
+                let floor = self.int_of(aig, &x);
+                let lit = self.relation_in(aig, &x.sub(&Linear::var(floor)), Relation::Eq);
+                Ok(Some(vec![lit]))
+            }
+            Op::Select | Op::Store | Op::Eq | Op::Ite
+                if args.iter().any(|&a| !has_finite_words(terms.sort(a))) =>
+            {
+                Err(Unsupported(format!(
+                    "`{}` over {}: only arrays of Bool or bit-vector elements with small indices are supported",
+                    terms.op(t).smt_name(),
+                    terms.sort(args[0])
+                )))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The circuit literal of a (chainable) comparison of linear forms.
+    fn comparison(&mut self, aig: &mut Aig, op: &Op, forms: &[Linear]) -> aig::Lit {
+        let mut all = aig::Lit::TRUE;
+        if let Op::Distinct = op {
+            for i in 0..forms.len() {
+                for j in i + 1..forms.len() {
+                    let eq = self.relation_in(aig, &forms[i].sub(&forms[j]), Relation::Eq);
+                    all = aig.and(all, !eq);
+                }
+            }
+            return all;
+        }
+        for w in forms.windows(2) {
+            let d = w[0].sub(&w[1]);
+            let lit = match op {
+                Op::Le => self.relation_in(aig, &d, Relation::Le),
+                Op::Lt => self.relation_in(aig, &d, Relation::Lt),
+                Op::Ge => !self.relation_in(aig, &d, Relation::Lt),
+                Op::Gt => !self.relation_in(aig, &d, Relation::Le),
+                _ => self.relation_in(aig, &d, Relation::Eq),
+            };
+            all = aig.and(all, lit);
+        }
+        all
+    }
+
+    fn relation(&mut self, form: &Linear, rel: Relation) -> aig::Lit {
+        let mut aig = std::mem::take(&mut self.blaster.aig);
+        let lit = self.relation_in(&mut aig, form, rel);
+        self.blaster.aig = aig;
+        lit
+    }
+
+    /// The circuit literal of `form ⋈ 0`.
+    fn relation_in(&mut self, aig: &mut Aig, form: &Linear, rel: Relation) -> aig::Lit {
+        match rel {
+            Relation::Eq => {
+                let le = self.relation_in(aig, form, Relation::Le);
+                let ge = !self.relation_in(aig, form, Relation::Lt);
+                aig.and(le, ge)
+            }
+            Relation::Le | Relation::Lt => {
+                let strict = rel == Relation::Lt;
+                let normal = form.normalize(&|v| self.arith_ref().is_int(v));
+                let Some(NormalForm {
+                    terms,
+                    bound: b,
+                    flipped: flip,
+                }) = normal
+                else {
+                    // A constant comparison: `constant ⋈ 0`.
+                    let c = form.constant.signum();
+                    return if (strict && c < 0) || (!strict && c <= 0) {
+                        aig::Lit::TRUE
+                    } else {
+                        aig::Lit::FALSE
+                    };
+                };
+                let var = self.slack(&terms);
+                let int = self.arith_ref().is_int(var);
+                // Canonical atoms are `var ≤ k` and `var < k` (integers: `≤` only).
+                match (flip, int, strict) {
+                    (false, true, false) => self.atom(aig, var, b.floor(), false),
+                    (false, true, true) => self.atom(aig, var, &b.ceil() - &Num::ONE, false),
+                    (false, false, s) => self.atom(aig, var, b, s),
+                    // var ≥ b ⇔ ¬(var ≤ ⌈b⌉ − 1); var > b ⇔ ¬(var ≤ ⌊b⌋).
+                    (true, true, false) => !self.atom(aig, var, &b.ceil() - &Num::ONE, false),
+                    (true, true, true) => !self.atom(aig, var, b.floor(), false),
+                    // var ≥ b ⇔ ¬(var < b); var > b ⇔ ¬(var ≤ b).
+                    (true, false, s) => !self.atom(aig, var, b, !s),
+                }
+            }
+        }
+    }
+
+    /// The circuit input of atom `var ≤ bound` (`var < bound` if strict).
+    fn atom(&mut self, aig: &mut Aig, var: SVar, bound: Num, strict: bool) -> aig::Lit {
+        let key = (var, bound.clone(), strict);
+        if let Some(&l) = self.atoms.get(&key) {
+            return l;
+        }
+        let input = aig.add_input();
+        let v = self.core.new_var();
+        self.arith().add_atom(v, var, true, bound, strict);
+        let node = input.var().0 as usize;
+        if self.encoded.len() <= node {
+            self.encoded.resize(node + 1, None);
+        }
+        self.encoded[node] = Some(v);
+        self.atoms.insert(key, input);
+        input
+    }
+
+    /// The slack variable of a normalized linear form (the variable itself
+    /// for a single term with coefficient 1).
+    fn slack(&mut self, terms: &[(SVar, Num)]) -> SVar {
+        if let [(v, c)] = terms {
+            if *c == Num::ONE {
+                return *v;
+            }
+        }
+        if let Some(&s) = self.slacks.get(terms) {
+            return s;
+        }
+        let s = self.arith().define(terms);
+        self.slacks.insert(terms.to_vec(), s);
+        s
+    }
+
+    /// A fresh integer variable `⌊x⌋`, constrained by `⌊x⌋ ≤ x < ⌊x⌋ + 1`.
+    fn int_of(&mut self, aig: &mut Aig, x: &Linear) -> SVar {
+        let f = self.arith().new_var(true);
+        let d = x.sub(&Linear::var(f));
+        let lo = !self.relation_in(aig, &d, Relation::Lt);
+        let hi = self.relation_in(aig, &d.sub(&Linear::constant(Num::ONE)), Relation::Lt);
+        let both = aig.and(lo, hi);
+        self.facts.push(both);
+        f
+    }
+
+    /// The linear form of an Int or Real term.
+    fn linearize(
+        &mut self,
+        aig: &mut Aig,
+        terms: &Terms,
+        root: Term,
+    ) -> Result<Linear, Unsupported> {
+        if let Some(l) = self.linear.get(&root) {
+            return Ok(l.clone());
+        }
+        for t in terms.topological(&[root]) {
+            if self.linear.contains_key(&t) || !matches!(terms.sort(t), Sort::Int | Sort::Real) {
+                continue;
+            }
+            let form = self.linear_step(aig, terms, t)?;
+            self.linear.insert(t, form);
+        }
+        Ok(self.linear[&root].clone())
+    }
+
+    fn linear_step(
+        &mut self,
+        aig: &mut Aig,
+        terms: &Terms,
+        t: Term,
+    ) -> Result<Linear, Unsupported> {
+        let args = terms.args(t);
+        let forms: Vec<Option<Linear>> = args.iter().map(|a| self.linear.get(a).cloned()).collect();
+        let arg = |i: usize| forms[i].clone();
+        let nonlinear = || {
+            Unsupported(format!(
+                "non-linear arithmetic (`{}` of two non-constant terms)",
+                terms.op(t).smt_name()
+            ))
+        };
+        Ok(match terms.op(t) {
+            Op::Var(..) => {
+                let int = *terms.sort(t) == Sort::Int;
+                let v = self.arith().new_var(int);
+                self.arith_vars.insert(t, v);
+                Linear::var(v)
+            }
+            Op::Num(r, _) => Linear::constant(Num::from_rational(*r)),
+            Op::Neg => arg(0).expect("argument").scale(&-&Num::ONE),
+            Op::Add => (0..args.len()).fold(Linear::default(), |acc, i| {
+                acc.add(&arg(i).expect("argument"))
+            }),
+            Op::Sub if args.len() == 1 => arg(0).expect("argument").scale(&-&Num::ONE),
+            Op::Sub => (1..args.len()).fold(arg(0).expect("argument"), |acc, i| {
+                acc.sub(&arg(i).expect("argument"))
+            }),
+            Op::Mul => {
+                let mut acc = arg(0).expect("argument");
+                for i in 1..args.len() {
+                    let b = arg(i).expect("argument");
+                    acc = match (acc.as_constant(), b.as_constant()) {
+                        (Some(k), _) => b.scale(&k),
+                        (_, Some(k)) => acc.scale(&k),
+                        _ => return Err(nonlinear()),
+                    };
+                }
+                acc
+            }
+            Op::Div => {
+                let mut acc = arg(0).expect("argument");
+                for i in 1..args.len() {
+                    match arg(i).expect("argument").as_constant() {
+                        Some(k) if !k.is_zero() => acc = acc.scale(&(&Num::ONE / &k)),
+                        Some(_) => {
+                            return Err(Unsupported("division by zero in a linear term".into()))
+                        }
+                        None => return Err(nonlinear()),
+                    }
+                }
+                acc
+            }
+            Op::ToReal => arg(0).expect("argument"),
+            Op::ToInt => {
+                let x = arg(0).expect("argument");
+                Linear::var(self.int_of(aig, &x))
+            }
+            Op::Abs => {
+                // |x| = ite(x ≥ 0, x, −x), with a fresh variable.
+                let x = arg(0).expect("argument");
+                if let Some(k) = x.as_constant() {
+                    // Folded, so that `div` by `(abs 2)` keeps a constant divisor.
+                    return Ok(Linear::constant(k.abs()));
+                }
+                let v = self.arith().new_var(*terms.sort(t) == Sort::Int);
+                let nonneg = !self.relation_in(aig, &x, Relation::Lt);
+                let here = Linear::var(v);
+                let a = self.relation_in(aig, &here.sub(&x), Relation::Eq);
+                let b = self.relation_in(aig, &here.add(&x), Relation::Eq);
+                let then = aig.or(!nonneg, a);
+                let other = aig.or(nonneg, b);
+                let both = aig.and(then, other);
+                self.facts.push(both);
+                here
+            }
+            op @ (Op::IntDiv | Op::Mod) => {
+                // x = k·q + r, 0 ≤ r < |k|, with fresh integers q and r.
+                let x = arg(0).expect("argument");
+                let k = match arg(1).expect("argument").as_constant() {
+                    Some(k) if !k.is_zero() && k.is_integer() => k,
+                    _ => {
+                        return Err(Unsupported(format!(
+                            "`{}` by a non-constant or zero divisor",
+                            op.smt_name()
+                        )))
+                    }
+                };
+                let q = self.arith().new_var(true);
+                let r = self.arith().new_var(true);
+                let def = x.sub(&Linear::var(q).scale(&k)).sub(&Linear::var(r));
+                let eq = self.relation_in(aig, &def, Relation::Eq);
+                let lo = !self.relation_in(aig, &Linear::var(r), Relation::Lt);
+                let limit = Linear::var(r).sub(&Linear::constant(k.abs()));
+                let hi = self.relation_in(aig, &limit, Relation::Lt);
+                let both = aig.and(lo, hi);
+                let all = aig.and(eq, both);
+                self.facts.push(all);
+                Linear::var(if *op == Op::IntDiv { q } else { r })
+            }
+            Op::Ite => {
+                let v = self.arith().new_var(*terms.sort(t) == Sort::Int);
+                self.pending.push(Side::Ite {
+                    cond: args[0],
+                    v,
+                    then: arg(1).expect("argument"),
+                    other: arg(2).expect("argument"),
+                });
+                Linear::var(v)
+            }
+            op => {
+                return Err(Unsupported(format!(
+                    "`{}` is not part of linear integer or real arithmetic",
+                    op.smt_name()
+                )))
+            }
+        })
+    }
+
+    /// The core literal of circuit literal `l`, encoding its cone.
+    fn sat_lit(&mut self, l: aig::Lit) -> sat::Lit {
+        let aig = &self.blaster.aig;
+        if self.encoded.len() < aig.num_nodes() {
+            self.encoded.resize(aig.num_nodes(), None);
+        }
+        let mut stack = vec![l.var().0 as usize];
+        while let Some(&v) = stack.last() {
+            if self.encoded[v].is_some() {
+                stack.pop();
+                continue;
+            }
+            match aig.nodes()[v] {
+                Node::False => self.encoded[v] = Some(!self.tru),
+                Node::Input(_) | Node::Latch(_) => self.encoded[v] = Some(self.core.new_var()),
+                Node::And(a, b) => {
+                    let (va, vb) = (a.var().0 as usize, b.var().0 as usize);
+                    match (self.encoded[va], self.encoded[vb]) {
+                        (Some(x), Some(y)) => {
+                            let (x, y) = (x.xor(a.is_negated()), y.xor(b.is_negated()));
+                            let g = self.core.new_var();
+                            self.core.add_definition(g.var(), &[!g, x]);
+                            self.core.add_definition(g.var(), &[!g, y]);
+                            self.core.add_definition(g.var(), &[g, !x, !y]);
+                            self.encoded[v] = Some(g);
+                        }
+                        (x, y) => {
+                            if x.is_none() {
+                                stack.push(va);
+                            }
+                            if y.is_none() {
+                                stack.push(vb);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            }
+            stack.pop();
+        }
+        self.encoded[l.var().0 as usize]
+            .expect("encoded")
+            .xor(l.is_negated())
+    }
+
+    /// Asserts circuit literal `l` in scope `scope` (`None`: for good).
+    fn assert_lit(&mut self, l: aig::Lit, scope: Option<sat::Lit>) {
+        let s = self.sat_lit(l);
+        match scope {
+            Some(act) => Solver::add_clause(&mut self.core, &[!act, s]),
+            None => Solver::add_clause(&mut self.core, &[s]),
+        }
+    }
+
+    /// The value of variable `v` in the last model.
+    fn var_value(&self, terms: &Terms, v: Term, arith: &[Num]) -> Value {
+        let sort = terms.sort(v);
+        match sort {
+            Sort::Int | Sort::Real => {
+                let n = (self.arith_vars.get(&v))
+                    .map(|&s| arith[s as usize].clone())
+                    .unwrap_or(Num::ZERO);
+                match n.to_rational() {
+                    Some(r) => Value::Num(r),
+                    None => Value::Num(crate::ir::term::Rational::int(0)),
+                }
+            }
+            _ => {
+                let bits: Vec<bool> = match self.var_bits.get(&v) {
+                    Some(lits) => (lits.iter())
+                        .map(|l| {
+                            let n = l.var().0 as usize;
+                            (self.encoded.get(n).copied().flatten())
+                                .is_some_and(|s| self.core.model_value(s.xor(l.is_negated())))
+                        })
+                        .collect(),
+                    None => vec![false; bitblast::width_of(sort, "a variable").unwrap_or(1)],
+                };
+                bitblast::word_value(sort, &bits)
+            }
+        }
+    }
+}
+
+/// Whether a sort's values are bits the blaster handles.
+fn has_finite_words(sort: &Sort) -> bool {
+    match sort {
+        Sort::Bool | Sort::BitVec(_) => true,
+        Sort::Array(..) => bitblast::array_shape(sort).is_some(),
+        Sort::Int | Sort::Real => true,
+    }
+}
+
+impl SmtSolver for InvarSmt {
+    fn name(&self) -> &'static str {
+        "invar"
+    }
+
+    fn assert(&mut self, terms: &Terms, t: Term) {
+        self.has_model = false;
+        let scope = self.scopes.last().copied();
+        match self.bool_lit(terms, t) {
+            Ok(l) => self.assert_lit(l, scope),
+            Err(Unsupported(why)) => {
+                if self.broken.is_none() {
+                    self.broken = Some((self.scopes.len(), why));
+                }
+            }
+        }
+    }
+
+    fn push(&mut self) {
+        let act = self.core.new_var();
+        self.scopes.push(act);
+    }
+
+    fn pop(&mut self) {
+        if let Some(act) = self.scopes.pop() {
+            Solver::add_clause(&mut self.core, &[!act]);
+        }
+        if self
+            .broken
+            .as_ref()
+            .is_some_and(|(s, _)| *s > self.scopes.len())
+        {
+            self.broken = None;
+        }
+        self.has_model = false;
+    }
+
+    fn check(&mut self, terms: &Terms, assumptions: &[Term]) -> SmtResult {
+        let start = Instant::now();
+        self.has_model = false;
+        self.core_terms.clear();
+        self.assumed.clear();
+        self.stats.checks += 1;
+        if let Some((_, why)) = &self.broken {
+            return SmtResult::Unknown(why.clone());
+        }
+        let mut lits: Vec<sat::Lit> = self.scopes.clone();
+        for &a in assumptions {
+            match self.bool_lit(terms, a) {
+                Ok(l) => {
+                    let s = self.sat_lit(l);
+                    self.assumed.push((a, s));
+                    lits.push(s);
+                }
+                Err(Unsupported(why)) => return SmtResult::Unknown(why),
+            }
+        }
+        let result = self
+            .core
+            .solve_with_temporary(&lits, None, Roots::Assumptions);
+        self.stats.time += start.elapsed();
+        match result {
+            SolveResult::Sat => {
+                self.has_model = true;
+                SmtResult::Sat
+            }
+            SolveResult::Unsat => {
+                self.core_terms = (self.assumed.iter())
+                    .filter(|(_, l)| self.core.failed(*l))
+                    .map(|(t, _)| *t)
+                    .collect();
+                SmtResult::Unsat
+            }
+            SolveResult::Interrupted => SmtResult::Unknown("time limit reached".into()),
+        }
+    }
+
+    fn value(&mut self, terms: &Terms, t: Term) -> Result<Value, String> {
+        if !self.has_model {
+            return Err("no model: the last check did not answer sat".into());
+        }
+        let arith = self.arith_ref().model();
+        let mut eval = Evaluator::new(terms);
+        for u in terms.topological(&[t]) {
+            if let Op::Var(..) = terms.op(u) {
+                eval.set(u, self.var_value(terms, u, &arith));
+            }
+        }
+        eval.eval(t).map_err(|e| e.to_string())
+    }
+
+    fn unsat_core(&self) -> Vec<Term> {
+        self.core_terms.clone()
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut s = self.stats.clone();
+        s.sat_calls = self.core.core_stats().sat.calls;
+        s
+    }
+}

@@ -1,0 +1,209 @@
+//! Copies of a transition system's terms per step, for the word-level BMC
+//! and k-induction: state `i` at step `k` is the variable `s<i>@<k>`, input
+//! `j` is `i<j>@<k>`, and every term of a step is the system's term with its
+//! variables replaced (hash-consing shares what steps have in common).
+//!
+//! Operators outside SMT-LIB (BTOR2's reductions, overflow predicates,
+//! variable rotations) are replaced by their definitions first, so that a
+//! solver process can take the terms as well as the in-house solver.
+
+use crate::formats::smtlib::lower::lower;
+use crate::ir::term::{Term, Terms};
+use crate::ir::ts::Ts;
+use std::collections::{HashMap, HashSet};
+
+/// The unrolled terms of one system; the store grows with the steps.
+pub struct Unfolding {
+    /// The system with standard operators; its store holds every step.
+    ts: Ts,
+    /// Per step, the variable of every state.
+    states: Vec<Vec<Term>>,
+    /// Per step, the variable of every input.
+    inputs: Vec<Vec<Term>>,
+    /// Names the system's own variables use (step names avoid them).
+    taken: HashSet<String>,
+}
+
+impl Unfolding {
+    /// The unfolding of `ts` (no step yet).
+    pub fn new(ts: &Ts) -> Unfolding {
+        let ts = standard(ts);
+        let mut taken = HashSet::new();
+        let vars = (ts.states.iter())
+            .flat_map(|s| [Some(s.var), s.next_var])
+            .flatten()
+            .chain(ts.inputs.iter().copied());
+        for v in vars {
+            if let Some(n) = ts.terms.var_name(v) {
+                taken.insert(n.to_string());
+            }
+        }
+        Unfolding {
+            ts,
+            states: Vec::new(),
+            inputs: Vec::new(),
+            taken,
+        }
+    }
+
+    /// The store every term of the unfolding lives in.
+    pub fn terms(&self) -> &Terms {
+        &self.ts.terms
+    }
+
+    /// The store, to build terms over the steps.
+    pub fn terms_mut(&mut self) -> &mut Terms {
+        &mut self.ts.terms
+    }
+
+    /// The system (with standard operators).
+    pub fn ts(&self) -> &Ts {
+        &self.ts
+    }
+
+    fn fresh(&mut self, base: String, t: Term) -> Term {
+        let mut name = base;
+        while self.taken.contains(&name) {
+            name.push('\'');
+        }
+        let sort = self.ts.terms.sort(t).clone();
+        self.ts.terms.var(&name, sort)
+    }
+
+    /// Creates the variables of steps up to `k`.
+    fn reach(&mut self, k: usize) {
+        while self.states.len() <= k {
+            let step = self.states.len();
+            let vars: Vec<Term> = self.ts.states.iter().map(|s| s.var).collect();
+            let states = (vars.iter().enumerate())
+                .map(|(i, &v)| self.fresh(format!("s{i}@{step}"), v))
+                .collect();
+            let ins: Vec<Term> = self.ts.inputs.clone();
+            let inputs = (ins.iter().enumerate())
+                .map(|(j, &v)| self.fresh(format!("i{j}@{step}"), v))
+                .collect();
+            self.states.push(states);
+            self.inputs.push(inputs);
+        }
+    }
+
+    /// The variable of state `i` at step `k`.
+    pub fn state(&mut self, i: usize, k: usize) -> Term {
+        self.reach(k);
+        self.states[k][i]
+    }
+
+    /// The variable of input `j` at step `k`.
+    pub fn input(&mut self, j: usize, k: usize) -> Term {
+        self.reach(k);
+        self.inputs[k][j]
+    }
+
+    /// `roots` at step `k` (primed states are those of step `k + 1`).
+    fn at(&mut self, roots: &[Term], k: usize) -> Vec<Term> {
+        self.reach(k + 1);
+        let mut map = HashMap::new();
+        for (i, s) in self.ts.states.iter().enumerate() {
+            map.insert(s.var, self.states[k][i]);
+            if let Some(primed) = s.next_var {
+                map.insert(primed, self.states[k + 1][i]);
+            }
+        }
+        for (j, &v) in self.ts.inputs.iter().enumerate() {
+            map.insert(v, self.inputs[k][j]);
+        }
+        self.ts.terms.substitute(roots, &map)
+    }
+
+    /// The initial condition on step 0.
+    pub fn init(&mut self) -> Term {
+        let mut parts = Vec::new();
+        let fixed: Vec<(usize, Term)> = (self.ts.states.iter().enumerate())
+            .filter_map(|(i, s)| s.init.map(|t| (i, t)))
+            .collect();
+        let values = self.at(&fixed.iter().map(|&(_, t)| t).collect::<Vec<_>>(), 0);
+        for (&(i, _), value) in fixed.iter().zip(values) {
+            let var = self.states[0][i];
+            parts.push(self.ts.terms.eq(var, value));
+        }
+        let init = self.ts.init.clone();
+        parts.extend(self.at(&init, 0));
+        self.ts.terms.and_all(&parts)
+    }
+
+    /// The transition from step `k` to `k + 1`, with the constraints of
+    /// step `k`.
+    pub fn trans(&mut self, k: usize) -> Term {
+        let functional: Vec<(usize, Term)> = (self.ts.states.iter().enumerate())
+            .filter_map(|(i, s)| s.next.map(|t| (i, t)))
+            .collect();
+        let values = self.at(&functional.iter().map(|&(_, t)| t).collect::<Vec<_>>(), k);
+        let mut parts = Vec::new();
+        for (&(i, _), value) in functional.iter().zip(values) {
+            let var = self.states[k + 1][i];
+            parts.push(self.ts.terms.eq(var, value));
+        }
+        let relational = self.ts.trans.clone();
+        parts.extend(self.at(&relational, k));
+        parts.push(self.constraints(k));
+        self.ts.terms.and_all(&parts)
+    }
+
+    /// The constraints of step `k`.
+    pub fn constraints(&mut self, k: usize) -> Term {
+        let constraints = self.ts.constraints.clone();
+        let parts = self.at(&constraints, k);
+        self.ts.terms.and_all(&parts)
+    }
+
+    /// Whether one of the bad properties `watched` holds at step `k`.
+    pub fn bad(&mut self, watched: &[usize], k: usize) -> Term {
+        let roots: Vec<Term> = watched.iter().map(|&p| self.ts.bad[p].term).collect();
+        let parts = self.at(&roots, k);
+        self.ts.terms.or_all(&parts)
+    }
+
+    /// The states of steps `a` and `b` differ.
+    pub fn differ(&mut self, a: usize, b: usize) -> Term {
+        self.reach(a.max(b));
+        let eqs: Vec<Term> = (0..self.ts.states.len())
+            .map(|i| {
+                let (x, y) = (self.states[a][i], self.states[b][i]);
+                self.ts.terms.eq(x, y)
+            })
+            .collect();
+        let same = self.ts.terms.and_all(&eqs);
+        self.ts.terms.not(same)
+    }
+}
+
+/// `ts` with the operators outside SMT-LIB replaced by their definitions.
+/// States and inputs are unchanged, so traces carry over.
+fn standard(ts: &Ts) -> Ts {
+    let mut out = ts.clone();
+    let mut roots: Vec<Term> = Vec::new();
+    for s in &ts.states {
+        roots.extend(s.init);
+        roots.extend(s.next);
+    }
+    roots.extend(&ts.init);
+    roots.extend(&ts.trans);
+    roots.extend(&ts.constraints);
+    roots.extend(ts.bad.iter().map(|p| p.term));
+    let lowered = lower(&mut out.terms, &roots);
+    let mut it = lowered.into_iter();
+    for s in &mut out.states {
+        s.init = s.init.map(|_| it.next().expect("one per root"));
+        s.next = s.next.map(|_| it.next().expect("one per root"));
+    }
+    for t in (out.init.iter_mut())
+        .chain(&mut out.trans)
+        .chain(&mut out.constraints)
+    {
+        *t = it.next().expect("one per root");
+    }
+    for p in &mut out.bad {
+        p.term = it.next().expect("one per root");
+    }
+    out
+}
