@@ -8,6 +8,7 @@
 //! front end (`script.rs`).
 
 pub mod arith;
+pub mod dump;
 pub mod inhouse;
 pub mod kind;
 pub mod linear;
@@ -47,7 +48,7 @@ impl Backend {
     /// A fresh solver that gives up when `budget` expires; an external
     /// solver that is not installed is an error.
     pub fn start(self, budget: &Budget) -> Result<Box<dyn SmtSolver>, String> {
-        Ok(match self {
+        let solver: Box<dyn SmtSolver> = match self {
             Backend::Invar => Box::new(inhouse::InvarSmt::new(budget.clone())),
             Backend::Z3 => Box::new(process::ProcessSmt::start(
                 solver::SolverKind::Z3,
@@ -57,6 +58,10 @@ impl Backend {
                 solver::SolverKind::Cvc5,
                 budget.clone(),
             )?),
+        };
+        Ok(match std::env::var_os("INVAR_DUMP_SMT") {
+            Some(dir) => Box::new(dump::Dumping::new(solver, dir.into())),
+            None => solver,
         })
     }
 }
