@@ -259,6 +259,70 @@ fn info_reports_counts_and_cones() {
     );
 }
 
+/// `invar info` on every input kind; the counts and cones are computed by
+/// hand from the files.
+#[test]
+fn info_for_every_input_kind() {
+    let info = |path: &Path, extra: &[&str]| {
+        let mut args = vec!["info", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = invar(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // The memory's next state reads `data`, so both inputs are in b0's cone.
+    let text = info(&root().join("formats/btor2/array_memory.btor2"), &[]);
+    assert_contains(&text, "format       BTOR2\n");
+    assert_contains(&text, "states       1: 1 Array\n");
+    assert_contains(&text, "inputs       2: 2 BitVec (6 bits)\n");
+    assert_contains(&text, "b0           cone: 1 states, 2 inputs, 12 terms (top-bit)\n");
+    // Two independent counters; the property reads only `b`.
+    let btor = tmp("two-counters.btor2");
+    std::fs::write(
+        &btor,
+        "1 sort bitvec 4\n2 sort bitvec 1\n3 state 1 a\n4 state 1 b\n5 one 1\n\
+         6 add 1 3 5\n7 next 1 3 6\n8 add 1 4 5\n9 next 1 4 8\n10 zero 1\n\
+         11 init 1 3 10\n12 init 1 4 10\n13 ones 1\n14 eq 2 4 13\n15 bad 14\n",
+    )
+    .unwrap();
+    let text = info(&btor, &[]);
+    assert_contains(&text, "states       2: 2 BitVec (8 bits)\n");
+    assert_contains(&text, "b0           cone: 1 states, 0 inputs");
+    // Two counters; the property reads only `y`, whose relation mentions `i`.
+    let vmt = tmp("two-counters.vmt");
+    std::fs::write(
+        &vmt,
+        "(declare-fun x () Int)\n(declare-fun x.n () Int)\n\
+         (declare-fun y () Int)\n(declare-fun y.n () Int)\n(declare-fun i () Bool)\n\
+         (define-fun .x () Int (! x :next x.n))\n(define-fun .y () Int (! y :next y.n))\n\
+         (define-fun .i () Bool (! (and (= x 0) (= y 0)) :init true))\n\
+         (define-fun .t () Bool (! (and (= x.n (+ x 1)) (= y.n (ite i (+ y 2) y))) :trans true))\n\
+         (define-fun .p () Bool (! (>= y 0) :invar-property 0))\n",
+    )
+    .unwrap();
+    let text = info(&vmt, &[]);
+    assert_contains(&text, "states       2: 2 Int\n");
+    assert_contains(&text, "inputs       1: 1 Bool\n");
+    // One trans relation holds both counters, so the cone cannot split them.
+    assert_contains(&text, "b0           cone: 2 states, 1 inputs");
+    let text = info(&root().join("formats/dimspec/counter.dimspec"), &[]);
+    assert_contains(&text, "states       3: 3 Bool\n");
+    assert_contains(&text, "constraints  1\n");
+    assert_contains(&text, "b0           cone: 3 states, 0 inputs");
+    // simple_3-1.c: six variables; under --int they are Int states.
+    let c = root().join("tests/c/simple_3-1.c");
+    let text = info(&c, &[]);
+    assert_contains(&text, "format       C (ILP32)\n");
+    assert_contains(&text, "variables    6\n");
+    assert_contains(&text, "after lbe    ");
+    let text = info(&c, &["--int"]);
+    assert_contains(&text, "format       C (mathematical integers)\n");
+    assert_contains(&text, "Int");
+    let o = invar(&["info", "model.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "unknown model format");
+}
+
 #[test]
 fn json_output_carries_verdict_and_witness() {
     let o = invar(&["check", example("and.aag").to_str().unwrap(), "--json"]);
@@ -366,6 +430,79 @@ fn deeply_nested_terms_give_a_located_error() {
     let o = invar(&["smt", script.to_str().unwrap()]);
     assert_eq!(stdout(&o), "sat\n", "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Input-controlled depth on the bit level and in C: a 1,000,000-gate AND
+/// chain gets its verdict; a 100,000-deep C expression a located error
+/// (the stated bracket limit); 100,000 nested C blocks a verdict.
+#[test]
+fn long_and_chains_and_deep_c_never_crash() {
+    let dir = std::env::temp_dir().join(format!("invar-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // g1 = a & b, g(i) = g(i-1) & (a or b alternately): the output is a & b,
+    // so the bad state is reached at once with a = b = 1 (hand computed).
+    let n = 1_000_000;
+    let mut aag = format!("aag {} 2 0 1 {n}\n2\n4\n{}\n", n + 2, 2 * (n + 2));
+    aag.push_str("6 2 4\n");
+    for i in 1..n {
+        let lhs = 2 * (i + 3);
+        aag.push_str(&format!(
+            "{lhs} {} {}\n",
+            lhs - 2,
+            if i % 2 == 0 { 2 } else { 4 }
+        ));
+    }
+    let chain = dir.join("chain.aag");
+    std::fs::write(&chain, aag).unwrap();
+    let o = invar(&["check", chain.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\nb0\n\n11\n.\n");
+
+    let program = |body: &str| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+             int main() {{ int x = __VERIFIER_nondet_int();\n{body}\n\
+             if (x == 0) reach_error();\nreturn 0; }}\n"
+        )
+    };
+    let deep = dir.join("deep-expression.c");
+    let d = 100_000;
+    let expression = format!("x = {}x{};", "(".repeat(d), " + 1)".repeat(d));
+    std::fs::write(&deep, program(&expression)).unwrap();
+    let o = invar(&["check", deep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_contains(
+        &stderr(&o),
+        "deep-expression.c: line 4: brackets nested deeper than 1000 levels",
+    );
+    let blocks = dir.join("deep-blocks.c");
+    let body = format!("{}x++;{}", "{".repeat(d), "}".repeat(d));
+    std::fs::write(&blocks, program(&body)).unwrap();
+    let o = invar(&["check", blocks.to_str().unwrap()]);
+    // x = -1 reaches the error after one increment.
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    assert_contains(&stdout(&o), "false\n");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A preprocessor that would run for minutes (a macro doubling 40 times) is
+/// stopped by `--timeout`, and the answer is unknown with the reason.
+#[test]
+fn timeout_stops_the_c_preprocessor() {
+    let mut text = String::from("#define A0 x+\n");
+    for i in 1..40 {
+        text.push_str(&format!("#define A{i} A{p} A{p}\n", p = i - 1));
+    }
+    text.push_str("int main() { int x = 0; x = A39 0; return x; }\n");
+    let path = tmp("macro-bomb.c");
+    std::fs::write(&path, text).unwrap();
+    let start = Instant::now();
+    let o = invar(&["check", path.to_str().unwrap(), "--timeout", "2"]);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "unknown\n");
+    assert_contains(&stderr(&o), "time limit reached while preprocessing");
+    assert!(took < Duration::from_secs(4), "took {took:?}");
 }
 
 #[test]

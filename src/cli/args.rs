@@ -69,6 +69,9 @@ pub enum Command {
     Info {
         /// The model.
         file: PathBuf,
+        /// Options for C programs.
+        #[command(flatten)]
+        c: CArgs,
     },
     /// Run an SMT-LIB v2.6 script (QF_BV, QF_LIA, QF_LRA, QF_ABV with small
     /// arrays) on invar's own SMT solver and print its answers.

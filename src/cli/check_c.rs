@@ -22,10 +22,16 @@ use std::time::Instant;
 
 /// Lowers a C file into its program, compressed by large-block encoding
 /// unless `--no-lbe`; `--dump-cfa` and `verbose` print on stderr.
-pub fn program(file: &Path, args: &CArgs, verbose: bool) -> Result<Program, FrontError> {
+pub fn program(
+    file: &Path,
+    args: &CArgs,
+    verbose: bool,
+    deadline: Option<Instant>,
+) -> Result<Program, FrontError> {
     let options = Options {
         lp64: args.lp64,
         int: args.int,
+        deadline,
     };
     let mut program = lower_file(file, &options)?;
     let dump = |program: &Program, when: &str| match args.dump_cfa {
@@ -98,9 +104,9 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         let reason = format!("{file}: {reason}");
         report_unknown(args, &file, &[0], &reason, None, start, unknown_text)
     };
-    let program = match program(&args.file, &args.c, args.verbose) {
+    let program = match program(&args.file, &args.c, args.verbose, budget.deadline()) {
         Ok(p) => p,
-        Err(e @ FrontError::Unsupported { .. }) => return Ok(unknown(&e)),
+        Err(e @ (FrontError::Unsupported { .. } | FrontError::Timeout)) => return Ok(unknown(&e)),
         Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);

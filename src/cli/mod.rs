@@ -70,7 +70,7 @@ pub fn run() -> i32 {
             .backend()
             .and_then(|b| tools::certify(&model, &certificate, b)),
         Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
-        Command::Info { file } => tools::info(&file),
+        Command::Info { file, c } => tools::info(&file, &c),
         Command::CoreReplay { traces } => tools::core_replay(&traces),
         Command::Smt { file, timeout, smt } => tools::smt(&file, timeout, smt.backend()),
         Command::Crosscheck {

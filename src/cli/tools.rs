@@ -140,7 +140,7 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
     let format = super::check::model_format(input)?;
     if format != super::check::Format::Aiger {
         let ts = if format == super::check::Format::C {
-            let program = super::check_c::program(input, c, false)
+            let program = super::check_c::program(input, c, false, None)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
             invar::ir::cfa::encode::encode(&program.cfa)
         } else {
@@ -206,7 +206,154 @@ fn dimspec_of(aig: &invar::ir::aig::Aig) -> String {
 }
 
 /// Prints the header counts and each bad property's cone size.
-pub fn info(file: &Path) -> Result<i32, String> {
+pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
+    use super::check::Format;
+    let format = super::check::model_format(file)?;
+    if format == Format::Aiger {
+        return info_aiger(file);
+    }
+    println!("file         {}", file.display());
+    let ts = if format == Format::C {
+        let unlowered = super::args::CArgs {
+            no_lbe: true,
+            dump_cfa: None,
+            ..c.clone()
+        };
+        let mut program = super::check_c::program(file, &unlowered, false, None)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let mode = if c.int {
+            "mathematical integers"
+        } else if c.lp64 {
+            "LP64"
+        } else {
+            "ILP32"
+        };
+        println!("format       C ({mode})");
+        println!("variables    {}", program.cfa.vars.len());
+        let options = invar::ir::cfa::lbe::LbeOptions::default();
+        let stats = invar::ir::cfa::lbe::large_block_encoding(&mut program.cfa, options);
+        println!(
+            "cfa          {} locations, {} edges",
+            stats.before.0, stats.before.1
+        );
+        if !c.no_lbe {
+            println!(
+                "after lbe    {} locations, {} edges",
+                stats.after.0, stats.after.1
+            );
+        }
+        if c.no_lbe {
+            program = super::check_c::program(file, &unlowered, false, None)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        invar::ir::cfa::encode::encode(&program.cfa)
+    } else {
+        let name = match format {
+            Format::Btor2 => "BTOR2",
+            Format::Vmt => "VMT",
+            _ => "DimSpec",
+        };
+        println!("format       {name}");
+        super::check_word::read_model(file, format)?
+    };
+    info_word(&ts);
+    Ok(EXIT_UNKNOWN)
+}
+
+/// Sorts of a list of variables, as `3 Bool, 2 BitVec (40 bits), 1 Int`.
+fn sorts_summary(
+    ts: &invar::ir::ts::Ts,
+    vars: impl Iterator<Item = invar::ir::term::Term>,
+) -> String {
+    use invar::ir::term::Sort;
+    let (mut bools, mut bvs, mut bits, mut ints, mut reals, mut arrays) = (0, 0, 0u64, 0, 0, 0);
+    for v in vars {
+        match ts.terms.sort(v) {
+            Sort::Bool => bools += 1,
+            Sort::BitVec(w) => {
+                bvs += 1;
+                bits += u64::from(*w);
+            }
+            Sort::Int => ints += 1,
+            Sort::Real => reals += 1,
+            Sort::Array(..) => arrays += 1,
+        }
+    }
+    let mut parts = Vec::new();
+    for (n, what) in [
+        (bools, "Bool"),
+        (ints, "Int"),
+        (reals, "Real"),
+        (arrays, "Array"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+        if what == "Bool" && bvs > 0 {
+            parts.push(format!("{bvs} BitVec ({bits} bits)"));
+        }
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Sizes of a word-level system and each bad property's cone.
+fn info_word(ts: &invar::ir::ts::Ts) {
+    let states = ts.states.len();
+    println!(
+        "states       {states}: {}",
+        sorts_summary(ts, ts.states.iter().map(|s| s.var))
+    );
+    println!(
+        "inputs       {}: {}",
+        ts.inputs.len(),
+        sorts_summary(ts, ts.inputs.iter().copied())
+    );
+    println!(
+        "init         {} relations, {} states with an init function",
+        ts.init.len(),
+        ts.states.iter().filter(|s| s.init.is_some()).count()
+    );
+    println!(
+        "trans        {} relations, {} states with a next function",
+        ts.trans.len(),
+        ts.states.iter().filter(|s| s.next.is_some()).count()
+    );
+    println!("constraints  {}", ts.constraints.len());
+    println!("bad          {}", ts.bad.len());
+    println!("justice      {}", ts.justice.len());
+    println!("live         {}", ts.live.len());
+    println!("predicates   {}", ts.predicates.len());
+    let mut roots: Vec<_> = ts
+        .init
+        .iter()
+        .chain(&ts.trans)
+        .chain(&ts.constraints)
+        .copied()
+        .collect();
+    roots.extend(ts.states.iter().flat_map(|s| [s.init, s.next]).flatten());
+    roots.extend(ts.bad.iter().map(|p| p.term));
+    println!("terms        {}", ts.terms.topological(&roots).len());
+    for (p, property) in ts.bad.iter().enumerate() {
+        let cone = ts.cone_of_influence(&[property.term]);
+        let named = if property.name == format!("b{p}") {
+            String::new()
+        } else {
+            format!(" ({})", property.name)
+        };
+        println!(
+            "b{p:<11} cone: {} states, {} inputs, {} terms{named}",
+            cone.states.len(),
+            cone.inputs.len(),
+            cone.terms,
+        );
+    }
+}
+
+fn info_aiger(file: &Path) -> Result<i32, String> {
     let aiger = aiger::read_file(file).map_err(|e| e.to_string())?;
     println!("file         {}", file.display());
     println!("maxvar       {}", aiger.maxvar);

@@ -56,10 +56,102 @@ pub struct Ts {
     pub predicates: Vec<Term>,
 }
 
+/// The states and inputs a set of roots depends on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cone {
+    /// Positions in [`Ts::states`], ascending.
+    pub states: Vec<usize>,
+    /// Positions in [`Ts::inputs`], ascending.
+    pub inputs: Vec<usize>,
+    /// Distinct terms of the cone's functions and relations.
+    pub terms: usize,
+}
+
 impl Ts {
     /// The position of the state whose current or primed variable is `var`.
     pub fn state_of(&self, var: Term) -> Option<usize> {
         (self.states.iter()).position(|s| s.var == var || s.next_var == Some(var))
+    }
+
+    /// The cone of influence of `roots`: the least set of states and inputs
+    /// closed under next and init functions, and under every init or trans
+    /// relation touching it. Constraints are always in, since they can cut
+    /// any path. Variables outside the cone cannot change whether a root
+    /// is reachable.
+    pub fn cone_of_influence(&self, roots: &[Term]) -> Cone {
+        let input_of: std::collections::HashMap<Term, usize> = self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i))
+            .collect();
+        let state_of: std::collections::HashMap<Term, usize> = (self.states.iter().enumerate())
+            .flat_map(|(i, s)| std::iter::once((s.var, i)).chain(s.next_var.map(|n| (n, i))))
+            .collect();
+        // Which states and inputs a term mentions.
+        let vars = |t: Term| {
+            let mut found = (Vec::new(), Vec::new());
+            for u in self.terms.topological(&[t]) {
+                if let Some(&i) = state_of.get(&u) {
+                    found.0.push(i);
+                } else if let Some(&i) = input_of.get(&u) {
+                    found.1.push(i);
+                }
+            }
+            found
+        };
+        let relations: Vec<(Term, (Vec<usize>, Vec<usize>))> =
+            (self.init.iter().chain(&self.trans))
+                .map(|&t| (t, vars(t)))
+                .collect();
+        let mut in_state = vec![false; self.states.len()];
+        let mut in_input = vec![false; self.inputs.len()];
+        let mut used_relation = vec![false; relations.len()];
+        let mut members: Vec<Term> = roots.iter().chain(&self.constraints).copied().collect();
+        let mut work: Vec<Term> = members.clone();
+        while let Some(t) = work.pop() {
+            let (states, inputs) = vars(t);
+            let mut grown = false;
+            for i in inputs {
+                grown |= !std::mem::replace(&mut in_input[i], true);
+            }
+            for i in states {
+                if in_state[i] {
+                    continue;
+                }
+                in_state[i] = true;
+                grown = true;
+                let s = &self.states[i];
+                for f in [s.next, s.init].into_iter().flatten() {
+                    members.push(f);
+                    work.push(f);
+                }
+            }
+            if !grown {
+                continue;
+            }
+            for (r, (rel, (rs, ri))) in relations.iter().enumerate() {
+                let touches = rs.iter().any(|&i| in_state[i]) || ri.iter().any(|&i| in_input[i]);
+                if !used_relation[r] && touches {
+                    used_relation[r] = true;
+                    members.push(*rel);
+                    work.push(*rel);
+                }
+            }
+        }
+        let positions = |marks: Vec<bool>| {
+            marks
+                .iter()
+                .enumerate()
+                .filter(|m| *m.1)
+                .map(|m| m.0)
+                .collect()
+        };
+        Cone {
+            states: positions(in_state),
+            inputs: positions(in_input),
+            terms: self.terms.topological(&members).len(),
+        }
     }
 }
 
