@@ -275,7 +275,10 @@ fn info_for_every_input_kind() {
     assert_contains(&text, "format       BTOR2\n");
     assert_contains(&text, "states       1: 1 Array\n");
     assert_contains(&text, "inputs       2: 2 BitVec (6 bits)\n");
-    assert_contains(&text, "b0           cone: 1 states, 2 inputs, 12 terms (top-bit)\n");
+    assert_contains(
+        &text,
+        "b0           cone: 1 states, 2 inputs, 12 terms (top-bit)\n",
+    );
     // Two independent counters; the property reads only `b`.
     let btor = tmp("two-counters.btor2");
     std::fs::write(

@@ -56,6 +56,9 @@ pub struct Ts {
     pub predicates: Vec<Term>,
 }
 
+/// Positions of the states and of the inputs a term mentions.
+type Mentions = (Vec<usize>, Vec<usize>);
+
 /// The states and inputs a set of roots depends on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cone {
@@ -100,10 +103,9 @@ impl Ts {
             }
             found
         };
-        let relations: Vec<(Term, (Vec<usize>, Vec<usize>))> =
-            (self.init.iter().chain(&self.trans))
-                .map(|&t| (t, vars(t)))
-                .collect();
+        let relations: Vec<(Term, Mentions)> = (self.init.iter().chain(&self.trans))
+            .map(|&t| (t, vars(t)))
+            .collect();
         let mut in_state = vec![false; self.states.len()];
         let mut in_input = vec![false; self.inputs.len()];
         let mut used_relation = vec![false; relations.len()];
