@@ -1,9 +1,9 @@
 //! invar: a model checking toolkit.
 //!
-//! Data flow: [`formats`] read models into the IR ([`ir`]); [`engines`] decide
-//! properties with the [`sat`] layer; [`check`] validates every verdict
-//! independently of the engine that produced it. Only the `invar` binary
-//! prints. See `docs/ARCHITECTURE.md`.
+//! Data flow: [`formats`] read models into the IR ([`ir`]); [`verify`] runs
+//! the pipeline: [`preprocess`], [`engines`] on the [`sat`] and [`smt`]
+//! layers, and [`check`], which validates every verdict independently of the
+//! engine that produced it. Only the `invar` binary prints. See `docs/ARCHITECTURE.md`.
 
 pub mod bitblast;
 pub mod cfront;
@@ -15,3 +15,4 @@ pub mod preprocess;
 pub mod sat;
 pub mod smt;
 pub mod util;
+pub mod verify;

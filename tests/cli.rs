@@ -508,6 +508,78 @@ fn timeout_stops_the_c_preprocessor() {
     assert!(took < Duration::from_secs(4), "took {took:?}");
 }
 
+/// `--memory`: a C program whose circuit needs about 350 MB (900 chained
+/// 32-bit adders) answers unknown with the reason under a 200 MB limit, and
+/// its verdict (the sum never equals x: true) without one.
+#[test]
+fn memory_limit_answers_unknown_with_the_reason() {
+    let d = 600;
+    let program = format!(
+        "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+         int main() {{ int x = __VERIFIER_nondet_int(); int y = {}x{};\n\
+         if (y == x) reach_error();\nreturn 0; }}\n",
+        "(".repeat(d),
+        " + 1)".repeat(d)
+    );
+    let path = tmp("adders.c");
+    std::fs::write(&path, program).unwrap();
+    let o = invar(&["check", path.to_str().unwrap(), "--memory", "200", "--timeout", "120"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "unknown\n");
+    assert_contains(&stderr(&o), "memory limit reached");
+    let o = invar(&["check", path.to_str().unwrap(), "--memory", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "--memory must be a positive number");
+}
+
+/// SIGINT and SIGTERM end a run at once with unknown, and a solver process
+/// it started (here a stand-in for z3 that never answers) does not outlive it.
+#[test]
+fn signals_end_the_run_and_its_children() {
+    let pid_file = tmp("solver.pid");
+    let fake = tmp("fake-z3.sh");
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\necho $$ > {}\nexec sleep 1000\n", pid_file.display()),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let model = root().join("formats/vmt/lia_counter.vmt");
+    for (signal, reason) in [("INT", "interrupted (SIGINT)"), ("TERM", "terminated (SIGTERM)")] {
+        std::fs::remove_file(&pid_file).ok();
+        let child = Command::new(env!("CARGO_BIN_EXE_invar"))
+            .args(["check", model.to_str().unwrap(), "--engine", "smt", "--smt", "z3"])
+            .env("INVAR_Z3", &fake)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !pid_file.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let solver = std::fs::read_to_string(&pid_file).expect("the solver started");
+        let sent = Instant::now();
+        Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(sent.elapsed() < Duration::from_secs(2), "took {:?}", sent.elapsed());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "unknown\n");
+        assert_contains(&stderr(&o), reason);
+        // Gone, or a zombie waiting for a reaper: no longer running.
+        std::thread::sleep(Duration::from_millis(100));
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", solver.trim()));
+        assert!(
+            stat.as_deref().map_or(true, |s| s.contains(") Z ")),
+            "the solver still runs: {stat:?}"
+        );
+    }
+}
+
 #[test]
 fn verbose_goes_to_stderr_only() {
     let o = invar(&[

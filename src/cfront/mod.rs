@@ -11,6 +11,7 @@ pub mod types;
 
 pub use lower::Program;
 
+use crate::util::children;
 use lang_c::driver::{parse_preprocessed, Config, Flavor};
 use lines::{LineMap, SourceLine};
 use std::fmt;
@@ -81,6 +82,7 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| FrontError::Syntax(format!("cannot run the preprocessor gcc: {e}")))?;
+    children::register(child.id());
     // Both pipes are drained on threads: a full pipe would stall gcc.
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
@@ -110,13 +112,15 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
             Err(e) => return Err(FrontError::Syntax(format!("preprocessor: {e}"))),
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            kill_group(child.id());
+            children::kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
+            children::unregister(child.id());
             return Err(FrontError::Timeout);
         }
         std::thread::sleep(Duration::from_millis(5));
     };
+    children::unregister(child.id());
     let out = out.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
     if !status.success() {
@@ -127,20 +131,6 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
     }
     String::from_utf8(out)
         .map_err(|_| FrontError::Syntax("the preprocessed program is not UTF-8".into()))
-}
-
-/// Kills the process group `leader` leads.
-fn kill_group(leader: u32) {
-    extern "C" {
-        fn kill(pid: i32, signal: i32) -> i32;
-    }
-    const SIGKILL: i32 = 9;
-    if let Ok(pid) = i32::try_from(leader) {
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
-        unsafe {
-            kill(-pid, SIGKILL);
-        }
-    }
 }
 
 /// Refuses text nested deeper than [`MAX_NESTING`] brackets, naming the

@@ -176,6 +176,10 @@ pub struct CheckArgs {
     /// Give up after this many seconds and answer unknown.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Give up when the heap outgrows this many megabytes and answer
+    /// unknown (the engines stop at the limit; the run ends within a second).
+    #[arg(long, value_name = "MB")]
+    pub memory: Option<u64>,
     /// Unroll at most to step K (BMC depth, k-induction bound).
     #[arg(long, value_name = "K")]
     pub max_k: Option<usize>,

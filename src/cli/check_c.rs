@@ -1,21 +1,22 @@
 //! `invar check` on C programs: lower to a CFA, compress it by large-block
-//! encoding (unless `--no-lbe`), encode it as a transition system, bit-blast
-//! and decide; a counterexample is replayed on the transition system and
-//! printed as locations and variable values per step. The answer follows
-//! SV-COMP: `false` (the error is reachable), `true`, or `unknown`. Under
-//! `--int` the system is over mathematical integers and goes to the SMT engine.
+//! encoding (unless `--no-lbe`), encode it as a transition system and hand it
+//! to the library's pipeline (bit-blasted; under `--int`, over mathematical
+//! integers, the word-level engine). A counterexample, replayed there on the
+//! transition system, is printed as locations and variable values per step.
+//! The answer follows SV-COMP: `false` (the error is reachable), `true`, or
+//! `unknown`.
 
-use super::args::{CArgs, CheckArgs, DumpFormat, EngineArg};
-use super::check::{decide, report_unknown, safe_object, start_budget, summary, Decided};
-use super::check_smt::{self, SmtDecided};
+use super::args::{CArgs, CheckArgs, DumpFormat};
+use super::check::{
+    print_statistics, progress, report_unknown, request, safe_object, start_budget, summary,
+};
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
-use invar::bitblast::bitblast;
 use invar::cfront::{lower_file, FrontError, Options, Program};
-use invar::check::word;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
 use invar::ir::term::eval::Value;
 use invar::ir::ts::{Ts, WordTrace};
+use invar::verify::{self, Answer, Witness};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -110,68 +111,31 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);
-    if args.c.int || args.engine == EngineArg::Smt {
-        // Mathematical integers need the SMT engine; it checks its own answers.
-        return match check_smt::decide(&ts, &[0], args, &budget)? {
-            SmtDecided::Unsafe(words, _) => {
-                let trace = c_trace(&program, &ts, &words);
-                let text = if args.json {
-                    let mut o = check_smt::summary(&file, "unsafe", &[0], start);
-                    o.string("sv_comp", "false")
-                        .number("steps", words.len())
-                        .string("trace", &trace);
-                    o.finish()
-                } else {
-                    format!("false\n{trace}")
-                };
-                print_verdict(&text);
-                Ok(EXIT_UNSAFE)
-            }
-            SmtDecided::Safe { k, checker } => {
-                let text = if args.json {
-                    let mut o = check_smt::summary(&file, "safe", &[0], start);
-                    o.string("sv_comp", "true")
-                        .number("k", k + 1)
-                        .string("proof_checked_by", checker);
-                    o.finish()
-                } else {
-                    "true\n".to_string()
-                };
-                print_verdict(&text);
-                Ok(EXIT_SAFE)
-            }
-            SmtDecided::Unknown(reason) | SmtDecided::Unconfirmed(reason) => Ok(unknown(&reason)),
-        };
-    }
-    let blasted = bitblast(&ts).map_err(|e| format!("{file}: internal error: {e}"))?;
-    let (decided, outcome) = decide(&blasted.aig, &[0], args, &budget, &file)?;
-    match decided {
-        Decided::Unsafe(trace) => {
-            let words = blasted.word_trace(&ts, &trace);
-            match word::replay(&ts, &words, &[0]) {
-                Ok(r) if r.step + 1 == words.len() => {
-                    let trace = c_trace(&program, &ts, &words);
-                    let text = if args.json {
-                        let mut o = summary(&file, "unsafe", &[0], &outcome, start);
-                        o.string("sv_comp", "false")
-                            .number("steps", words.len())
-                            .string("trace", &trace);
-                        o.finish()
-                    } else {
-                        format!("false\n{trace}")
-                    };
-                    print_verdict(&text);
-                    Ok(EXIT_UNSAFE)
-                }
-                other => Err(format!(
-                    "internal error: the {} engine's counterexample does not replay ({other:?}); no verdict",
-                    outcome.engine
-                )),
-            }
-        }
-        Decided::Safe { .. } => {
+    let request = request(args, vec![0], &budget)?;
+    let run = verify::check_word(&ts, &request, &mut progress(args))?;
+    print_statistics(args, &run);
+    match &run.answer {
+        Answer::Unsafe {
+            witness: Witness::Word(words),
+            ..
+        } => {
+            let trace = c_trace(&program, &ts, words);
             let text = if args.json {
-                let mut o = safe_object(&file, &[0], &outcome, start, None);
+                let mut o = summary(&file, "unsafe", &[0], &run, start);
+                o.string("sv_comp", "false")
+                    .number("steps", words.len())
+                    .string("trace", &trace);
+                o.finish()
+            } else {
+                format!("false\n{trace}")
+            };
+            print_verdict(&text);
+            Ok(EXIT_UNSAFE)
+        }
+        Answer::Unsafe { .. } => Err("internal error: a trace not on the program's terms".into()),
+        Answer::Safe { .. } => {
+            let text = if args.json {
+                let mut o = safe_object(&file, &[0], &run, start);
                 o.string("sv_comp", "true");
                 o.finish()
             } else {
@@ -180,12 +144,12 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             print_verdict(&text);
             Ok(EXIT_SAFE)
         }
-        Decided::Unknown(reason) => Ok(report_unknown(
+        Answer::Unknown(reason) | Answer::Unconfirmed(reason) => Ok(report_unknown(
             args,
             &file,
             &[0],
-            &reason,
-            Some(&outcome),
+            &format!("{file}: {reason}"),
+            Some(&run),
             start,
             unknown_text,
         )),

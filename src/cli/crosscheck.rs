@@ -10,9 +10,7 @@
 //! rows. A disagreement, a trace that does not replay or a proof that fails
 //! its check exits with code 3.
 
-use super::args::{CheckArgs, EngineArg};
-use super::check::{decide, model_format, Decided, Format};
-use super::check_smt::{self, SmtDecided};
+use super::check::{model_format, Format};
 use super::check_word::read_model;
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, ts_from_aig, Blasted};
@@ -22,6 +20,7 @@ use invar::ir::aig::Aig;
 use invar::ir::trace::Trace;
 use invar::ir::ts::Ts;
 use invar::util::budget::Budget;
+use invar::verify::{self, Answer, Engine, Request, Witness};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -135,15 +134,18 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
     let mut failures = 0;
     for rep in &reps {
         for (engine, label) in [
-            (EngineArg::Ic3, "ic3"),
-            (EngineArg::Bmc, "bmc"),
-            (EngineArg::Kind, "kind"),
+            (Engine::Ic3, "ic3"),
+            (Engine::Bmc, "bmc"),
+            (Engine::Kind, "kind"),
         ] {
-            let args = check_args(file, engine, property, timeout);
+            let request = request(engine, &props, timeout);
             let start = Instant::now();
-            let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));
-            let (verdict, check) = match decide(&rep.aig, &props, &args, &budget, &name) {
-                Ok((Decided::Unsafe(trace), _)) => match rep.replay(&props, &trace) {
+            let answer = verify::check_circuit(&rep.aig, &request, &mut |_| {}).map(|r| r.answer);
+            let (verdict, check) = match answer {
+                Ok(Answer::Unsafe {
+                    witness: Witness::Bit(trace),
+                    ..
+                }) => match rep.replay(&props, &trace) {
                     Ok(step) if step + 1 == trace.len() => {
                         unsafe_ += 1;
                         ("unsafe", format!("trace of {} steps replays", trace.len()))
@@ -160,15 +162,18 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
                         ("unsafe", format!("FAILED: trace does not replay: {e}"))
                     }
                 },
-                Ok((Decided::Safe { cubes }, _)) => {
+                Ok(Answer::Safe { evidence, checker }) => {
                     safe += 1;
-                    let what = match cubes {
-                        Some(c) => format!("invariant of {} clauses checked", c.len()),
-                        None => "k-induction proof checked".to_string(),
-                    };
-                    ("safe", what)
+                    (
+                        "safe",
+                        format!("{} checked with {checker}", verify::describe(&evidence)),
+                    )
                 }
-                Ok((Decided::Unknown(reason), _)) => ("unknown", reason),
+                Ok(Answer::Unknown(reason)) => ("unknown", reason),
+                Ok(other) => {
+                    failures += 1;
+                    ("error", format!("FAILED: unexpected {other:?}"))
+                }
                 Err(e) => {
                     failures += 1;
                     ("error", format!("FAILED: {e}"))
@@ -177,28 +182,17 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
             print_row(rep.name, label, verdict, start, &check);
         }
     }
-    let (s, u, f) = smt_rows(&name, &systems, &props, property, timeout);
+    let (s, u, f) = smt_rows(&systems, &props, timeout);
     (safe, unsafe_, failures) = (safe + s, unsafe_ + u, failures + f);
     conclude(safe, unsafe_, failures)
 }
 
-/// Arguments of one engine run.
-fn check_args(file: &Path, engine: EngineArg, property: Option<usize>, timeout: f64) -> CheckArgs {
-    CheckArgs {
-        file: file.to_path_buf(),
+/// A request for one engine run.
+fn request(engine: Engine, props: &[usize], timeout: f64) -> Request {
+    Request {
         engine,
-        property,
-        timeout: Some(timeout),
-        max_k: None,
-        simple_path: false,
-        no_simplify: false,
-        sat: None,
-        smt: super::args::SmtArg::Invar,
-        verbose: false,
-        certificate: None,
-        json: false,
-        witness: false,
-        c: Default::default(),
+        budget: Budget::with_timeout(Duration::from_secs_f64(timeout)),
+        ..Request::new(props.to_vec())
     }
 }
 
@@ -206,34 +200,35 @@ fn check_args(file: &Path, engine: EngineArg, property: Option<usize>, timeout: 
 /// counts of safe, unsafe and failed answers. Its answers are checked inside
 /// (trace replay on the system, proof re-asked of another solver).
 fn smt_rows(
-    name: &str,
     systems: &[(&'static str, Ts)],
     props: &[usize],
-    property: Option<usize>,
     timeout: f64,
 ) -> (usize, usize, usize) {
     let (mut safe, mut unsafe_, mut failures) = (0, 0, 0);
-    let args = check_args(Path::new(name), EngineArg::Smt, property, timeout);
     for (label, system) in systems {
         let start = Instant::now();
-        let budget = Budget::with_timeout(Duration::from_secs_f64(timeout));
-        let (verdict, check) = match check_smt::decide(system, props, &args, &budget) {
-            Ok(SmtDecided::Unsafe(trace, _)) => {
+        let request = request(Engine::Smt, props, timeout);
+        let answer = verify::check_smt(system, &request, &mut |_| {}).map(|r| r.answer);
+        let (verdict, check) = match answer {
+            Ok(Answer::Unsafe { witness, .. }) => {
                 unsafe_ += 1;
-                ("unsafe", format!("trace of {} steps replays", trace.len()))
+                (
+                    "unsafe",
+                    format!("trace of {} steps replays", witness.len()),
+                )
             }
-            Ok(SmtDecided::Safe { k, checker }) => {
+            Ok(Answer::Safe { evidence, checker }) => {
                 safe += 1;
                 (
                     "safe",
-                    format!("{}-induction proof confirmed by {checker}", k + 1),
+                    format!("{} confirmed by {checker}", verify::describe(&evidence)),
                 )
             }
-            Ok(SmtDecided::Unconfirmed(reason)) => {
+            Ok(Answer::Unconfirmed(reason)) => {
                 failures += 1;
                 ("unknown", format!("FAILED: {reason}"))
             }
-            Ok(SmtDecided::Unknown(reason)) => ("unknown", reason),
+            Ok(Answer::Unknown(reason)) => ("unknown", reason),
             Err(e) => {
                 failures += 1;
                 ("error", format!("FAILED: {e}"))
@@ -254,7 +249,7 @@ fn smt_only(
     let count = systems[0].1.bad.len();
     let props = select(name, property, count)?;
     print_header();
-    let (safe, unsafe_, failures) = smt_rows(name, systems, &props, property, timeout);
+    let (safe, unsafe_, failures) = smt_rows(systems, &props, timeout);
     conclude(safe, unsafe_, failures)
 }
 

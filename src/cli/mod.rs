@@ -7,10 +7,10 @@
 mod args;
 mod check;
 mod check_c;
-mod check_smt;
 mod check_word;
 mod crosscheck;
 mod json;
+mod monitor;
 mod tools;
 
 use args::{Cli, Command};
@@ -59,6 +59,7 @@ pub fn run() -> i32 {
             };
         }
     };
+    monitor::start();
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Sim { model, witness } => tools::sim(&model, &witness),

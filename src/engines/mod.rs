@@ -91,8 +91,5 @@ pub struct Outcome {
 
 /// The reason given when the budget stops an engine.
 pub(crate) fn interrupted_reason(budget: &Budget) -> String {
-    match budget.deadline() {
-        Some(d) if std::time::Instant::now() >= d => "time limit reached".to_string(),
-        _ => "stopped".to_string(),
-    }
+    budget.reason().to_string()
 }

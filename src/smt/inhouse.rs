@@ -82,12 +82,14 @@ pub struct InvarSmt {
     core_terms: Vec<Term>,
     tru: sat::Lit,
     stats: SolverStats,
+    /// The budget the core polls, for the reason of an interrupted check.
+    budget: Budget,
 }
 
 impl InvarSmt {
     /// A solver that gives up when `budget` expires.
     pub fn new(budget: Budget) -> InvarSmt {
-        let mut core = Core::new(budget);
+        let mut core = Core::new(budget.clone());
         core.set_theory(Box::new(Arith::default()));
         let tru = core.new_var();
         Solver::add_clause(&mut core, &[tru]);
@@ -107,6 +109,7 @@ impl InvarSmt {
             assumed: Vec::new(),
             has_model: false,
             core_terms: Vec::new(),
+            budget,
             tru,
             stats: SolverStats::default(),
         }
@@ -648,7 +651,7 @@ impl SmtSolver for InvarSmt {
                     .collect();
                 SmtResult::Unsat
             }
-            SolveResult::Interrupted => SmtResult::Unknown("time limit reached".into()),
+            SolveResult::Interrupted => SmtResult::Unknown(self.budget.reason().into()),
         }
     }
 

@@ -8,6 +8,7 @@ use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Rational, Sort};
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
@@ -39,7 +40,8 @@ impl SolverKind {
             ),
         };
         let mut c = Command::new(std::env::var(var).unwrap_or_else(|_| default.into()));
-        c.args(args);
+        // Its own process group, so that an early end of the run can kill it.
+        c.args(args).process_group(0);
         c
     }
 }
@@ -75,6 +77,7 @@ impl Solver {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot run {} ({e})", kind.name()))?;
+        crate::util::children::register(child.id());
         let input = child.stdin.take().expect("piped stdin");
         let output = BufReader::new(child.stdout.take().expect("piped stdout"));
         let mut solver = Solver {
@@ -201,6 +204,7 @@ impl Drop for Solver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::util::children::unregister(self.child.id());
     }
 }
 

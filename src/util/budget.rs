@@ -1,5 +1,6 @@
 //! Time limits and cancellation shared by engines and SAT solvers.
 
+use super::memory;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,6 +14,8 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
+    /// Resident bytes past which the budget is spent (`util::memory`).
+    memory: Option<usize>,
 }
 
 impl Default for Budget {
@@ -27,6 +30,7 @@ impl Budget {
         Budget {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            memory: None,
         }
     }
 
@@ -35,12 +39,44 @@ impl Budget {
         Budget {
             deadline: Instant::now().checked_add(timeout),
             stop: Arc::new(AtomicBool::new(false)),
+            memory: None,
         }
     }
 
-    /// Whether the deadline passed or a stop was requested.
+    /// The same budget, also spent once the process's resident memory
+    /// passes `bytes` (`util::memory`).
+    pub fn with_memory(mut self, bytes: usize) -> Budget {
+        memory::limit(bytes);
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// The memory limit, if any.
+    pub fn memory(&self) -> Option<usize> {
+        self.memory
+    }
+
+    /// Whether the deadline passed, the heap outgrew its limit, or a stop
+    /// was requested.
     pub fn expired(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.memory_spent()
+    }
+
+    fn memory_spent(&self) -> bool {
+        self.memory.is_some() && memory::spent()
+    }
+
+    /// Why the budget is spent, for an unknown answer.
+    pub fn reason(&self) -> &'static str {
+        if self.memory_spent() {
+            "memory limit reached"
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            "time limit reached"
+        } else {
+            "stopped"
+        }
     }
 
     /// Asks every holder of this budget to stop.

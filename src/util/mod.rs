@@ -1,4 +1,6 @@
 //! Small shared utilities.
 
 pub mod budget;
+pub mod children;
+pub mod memory;
 pub mod rng;

@@ -1,0 +1,530 @@
+//! The verification pipeline, the same for every input kind: model → IR →
+//! prepare → engine(s) → independent check → restore → [`Run`].
+//!
+//! A circuit (AIGER, or a bit-blasted word-level model) is reduced to the
+//! properties' cone and simplified (`preprocess`), decided by the engine the
+//! [`Request`] names, and the answer is checked before it leaves: a trace is
+//! mapped back to the model as read and replayed there, a proof is re-derived
+//! by `check` on the other SAT backend (bit level) or another solver (word
+//! level). A word-level model the bit-blaster cannot take (Int, Real) goes to
+//! the word-level engine on the SMT layer. A check that fails is an error,
+//! never an answer. Nothing here prints: progress goes to the caller's log.
+
+use crate::bitblast::bitblast;
+use crate::check::{invariant, kinduction, replay, smt_proof, word};
+use crate::engines::ic3::{self, Ic3Options};
+use crate::engines::kind::{self, KindOptions};
+use crate::engines::portfolio::{self, EngineFn};
+use crate::engines::{bmc, Limits, Outcome, Proof, Stats, Verdict};
+use crate::formats::aiger::Aiger;
+use crate::ir::aig::{Aig, Lit};
+use crate::ir::trace::Trace;
+use crate::ir::ts::{Ts, WordTrace};
+use crate::preprocess::prepare::{prepare, PrepareOptions};
+use crate::sat::Backend;
+use crate::smt;
+use crate::util::budget::Budget;
+use std::time::{Duration, Instant};
+
+/// Which engine decides.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// BMC and IC3 in parallel, the first answer wins; word-level models
+    /// over Int or Real go to the word-level engine.
+    Auto,
+    /// Bounded model checking.
+    Bmc,
+    /// k-induction.
+    Kind,
+    /// IC3/PDR.
+    Ic3,
+    /// Word-level BMC and k-induction on the SMT layer.
+    Smt,
+}
+
+/// What to decide and with what.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The engine.
+    pub engine: Engine,
+    /// The bad properties to decide together (positions in the model).
+    pub properties: Vec<usize>,
+    /// The deepest step any engine unrolls to.
+    pub max_depth: Option<usize>,
+    /// k-induction with pairwise distinct states.
+    pub simple_path: bool,
+    /// Cone of influence, constants, merging and SAT sweeping before the engines.
+    pub simplify: bool,
+    /// The SAT backend; `None` picks per engine (IC3 on the core, BMC and
+    /// k-induction on CaDiCaL: measured, docs/ARCHITECTURE.md).
+    pub sat: Option<Backend>,
+    /// The SMT solver of the word-level engine.
+    pub smt: smt::Backend,
+    /// Deadline and stop flag of the whole run, checks included.
+    pub budget: Budget,
+}
+
+impl Request {
+    /// All defaults for `properties`: `auto`, simplification, no bounds.
+    pub fn new(properties: Vec<usize>) -> Request {
+        Request {
+            engine: Engine::Auto,
+            properties,
+            max_depth: None,
+            simple_path: false,
+            simplify: true,
+            sat: None,
+            smt: smt::Backend::Invar,
+            budget: Budget::unlimited(),
+        }
+    }
+}
+
+/// A proof that passed its independent check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// An inductive invariant of the circuit in [`Run::circuit`]: the
+    /// negations of these cubes over its latch positions.
+    Invariant(Vec<Vec<(usize, bool)>>),
+    /// k-induction on the circuit.
+    KInduction {
+        /// Depth.
+        k: usize,
+        /// With pairwise distinct states.
+        simple_path: bool,
+    },
+    /// Word-level k-induction of depth `k` on the model's terms.
+    WordKInduction {
+        /// Depth (the step case assumes `k` good states).
+        k: usize,
+    },
+}
+
+/// A counterexample, replayed on the model as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Witness {
+    /// Inputs and initial latch values of the AIGER file.
+    Bit(Trace),
+    /// State and input values of the word-level model.
+    Word(WordTrace),
+}
+
+impl Witness {
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        match self {
+            Witness::Bit(t) => t.len(),
+            Witness::Word(t) => t.len(),
+        }
+    }
+
+    /// Whether it has no step.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The checked answer.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// Every requested property holds.
+    Safe {
+        /// The proof.
+        evidence: Evidence,
+        /// Who confirmed it (a SAT backend or a solver).
+        checker: String,
+    },
+    /// A bad state is reachable.
+    Unsafe {
+        /// The replayed counterexample.
+        witness: Witness,
+        /// The requested properties violated in its last step.
+        properties: Vec<usize>,
+    },
+    /// No answer, and why.
+    Unknown(String),
+    /// The engine claimed a proof that its independent check did not
+    /// confirm (the checking solvers gave up or disagreed): no answer, but
+    /// a sign of trouble that differential tests count.
+    Unconfirmed(String),
+}
+
+/// One run of the pipeline.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The answer.
+    pub answer: Answer,
+    /// The engine that gave it (`none` when no engine ran).
+    pub engine: &'static str,
+    /// The engine's counters (for the word-level engine: depth, and solver
+    /// checks as calls).
+    pub stats: Stats,
+    /// The full circuit a bit-level proof is over (for certificates).
+    pub circuit: Option<Aig>,
+}
+
+impl Run {
+    fn unknown(reason: String) -> Run {
+        Run {
+            answer: Answer::Unknown(reason),
+            engine: "none",
+            stats: Stats::default(),
+            circuit: None,
+        }
+    }
+}
+
+/// Where progress lines go (the CLI prints them under `-v`).
+pub type Log<'a> = &'a mut dyn FnMut(&str);
+
+/// Decides an AIGER model; a trace is replayed on the file's model.
+pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, String> {
+    let full = aiger.to_aig();
+    let props = &request.properties;
+    let mut run = check_circuit(&full, request, log)?;
+    if let Answer::Unsafe {
+        witness: Witness::Bit(trace),
+        ..
+    } = &run.answer
+    {
+        let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+        let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+            .map(|v| v.iter().map(|&b| Some(b)).collect())
+            .collect();
+        match replay::replay(aiger, props, &init, &inputs) {
+            replay::Replay::Reached { step, properties } if step + 1 == trace.len() => {
+                log(&format!("counterexample of {} steps replays on the AIGER model", trace.len()));
+                run.answer = Answer::Unsafe {
+                    witness: Witness::Bit(trace.clone()),
+                    properties,
+                };
+            }
+            other => {
+                return Err(format!(
+                    "internal error: the {} engine's counterexample does not replay ({other:?}); no verdict",
+                    run.engine
+                ))
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// Decides a word-level model: bit-blasted onto the circuit pipeline when
+/// its sorts allow, else (Int, Real) on the word-level engine. A trace is
+/// replayed on the terms of `ts`.
+pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
+    if request.engine == Engine::Smt {
+        return check_smt(ts, request, log);
+    }
+    let blasted = match bitblast(ts) {
+        Ok(b) => b,
+        Err(reason) if smt::kind::unsupported(ts).is_none() => {
+            log(&format!("not bit-blasted ({reason}); word-level engine"));
+            return check_smt(ts, request, log);
+        }
+        Err(reason) => return Ok(Run::unknown(reason.to_string())),
+    };
+    log(&format!(
+        "{} states, {} inputs, {} terms; bit-blasted",
+        ts.states.len(),
+        ts.inputs.len(),
+        ts.terms.len()
+    ));
+    let mut run = check_circuit(&blasted.aig, request, log)?;
+    if let Answer::Unsafe {
+        witness: Witness::Bit(trace),
+        ..
+    } = &run.answer
+    {
+        let words = blasted.word_trace(ts, trace);
+        match word::replay(ts, &words, &request.properties) {
+            Ok(reached) if reached.step + 1 == words.len() => {
+                log(&format!(
+                    "counterexample of {} steps replays on the word-level model",
+                    words.len()
+                ));
+                run.answer = Answer::Unsafe {
+                    witness: Witness::Word(words),
+                    properties: reached.properties,
+                };
+            }
+            other => {
+                return Err(format!(
+                    "internal error: the {} engine's counterexample does not replay on the word-level model ({other:?}); no verdict",
+                    run.engine
+                ))
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// The word-level engine (BMC and k-induction on the SMT layer); a trace is
+/// replayed with the term evaluator, a proof re-asked of another solver
+/// through an encoding of its own.
+pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
+    let backend = request.smt;
+    let budget = &request.budget;
+    let props = &request.properties;
+    let start = Instant::now();
+    let (verdict, smt_stats) = smt::kind::check(
+        ts,
+        props,
+        &mut || backend.start(budget),
+        budget,
+        request.max_depth,
+        &mut |line| log(&format!("smt: {line}")),
+    )?;
+    log(&format!(
+        "smt ({}): depth {}, {} solver calls",
+        backend.name(),
+        smt_stats.depth,
+        smt_stats.checks
+    ));
+    let mut stats = Stats {
+        depth: smt_stats.depth,
+        time: start.elapsed(),
+        ..Stats::default()
+    };
+    stats.sat.calls = smt_stats.checks;
+    let answer = match verdict {
+        smt::kind::WordVerdict::Unsafe(trace) => match word::replay(ts, &trace, props) {
+            Ok(reached) if reached.step + 1 == trace.len() => Answer::Unsafe {
+                witness: Witness::Word(trace),
+                properties: reached.properties,
+            },
+            other => {
+                return Err(format!(
+                    "internal error: the SMT engine's counterexample does not replay ({other:?}); no verdict"
+                ))
+            }
+        },
+        smt::kind::WordVerdict::Safe { k } => {
+            match smt_proof::check_kinduction(ts, props, k, backend.name(), budget.deadline()) {
+                Ok(checker) => {
+                    log(&format!("smt: the {}-induction proof is confirmed by {checker}", k + 1));
+                    Answer::Safe {
+                        evidence: Evidence::WordKInduction { k: k + 1 },
+                        checker: checker.to_string(),
+                    }
+                }
+                Err(e) => Answer::Unconfirmed(format!(
+                    "the SMT engine's proof could not be confirmed ({e}); no verdict"
+                )),
+            }
+        }
+        smt::kind::WordVerdict::Unknown(reason) => Answer::Unknown(reason),
+    };
+    Ok(Run {
+        answer,
+        engine: "smt",
+        stats,
+        circuit: None,
+    })
+}
+
+/// The reductions before the engines; SAT sweeping gets a tenth of the time
+/// left, at most 5 s.
+fn prepare_options(request: &Request) -> PrepareOptions {
+    let cap = Duration::from_secs(5);
+    let sweep = match request.budget.deadline() {
+        Some(d) => cap.min(d.saturating_duration_since(Instant::now()) / 10),
+        None => cap,
+    };
+    // Ablation switch for measurements, not part of the documented interface.
+    let no_fraig = std::env::var_os("INVAR_NO_FRAIG").is_some();
+    PrepareOptions {
+        simplify: request.simplify,
+        fraig: (request.simplify && !no_fraig).then_some(sweep),
+    }
+}
+
+/// Decides the properties of a circuit: reduces it to their cone, runs the
+/// engine, checks a proof on the SAT backend the engine did not use, and
+/// maps a trace back to `full` (not yet replayed on any file).
+pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, String> {
+    let props = &request.properties;
+    let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+    let prepared = prepare(full, props, &prepare_options(request));
+    let (reduced, restore) = (&prepared.aig, &prepared.restore);
+    log(&format!(
+        "{} inputs, {} latches, {} ands; {} constant and {} merged latches; \
+         cone: {} inputs, {} latches, {} ands",
+        full.inputs.len(),
+        full.latches.len(),
+        full.num_ands(),
+        prepared.constants,
+        prepared.merged,
+        reduced.inputs.len(),
+        reduced.latches.len(),
+        reduced.num_ands()
+    ));
+    if let Some(f) = &prepared.fraig {
+        log(&format!(
+            "SAT sweeping: {} of {} ands merged ({} checks, {} refuted, {} undecided) in {:.3}s",
+            f.merged,
+            f.ands_before,
+            f.checks,
+            f.refuted,
+            f.undecided,
+            f.time.as_secs_f64()
+        ));
+    }
+    let backend = request.sat.unwrap_or(Backend::Cadical);
+    let ic3_backend = request.sat.unwrap_or(Backend::Core);
+    let limits = Limits {
+        max_depth: request.max_depth,
+        budget: request.budget.clone(),
+        backend,
+    };
+    let outcome = run_engine(request, reduced, &limits, ic3_backend);
+    let Outcome {
+        verdict,
+        engine,
+        backend,
+        stats,
+    } = outcome;
+    let answer = match verdict {
+        Verdict::Unsafe(trace) => Answer::Unsafe {
+            witness: Witness::Bit(restore.trace(&trace)),
+            properties: props.clone(),
+        },
+        Verdict::Unknown(reason) => Answer::Unknown(reason),
+        Verdict::Safe(proof) => {
+            let budget = &request.budget;
+            // The check may overrun the engine's deadline a little: a proof
+            // found just in time deserves its check.
+            let check_budget = Budget::with_timeout(match budget.deadline() {
+                Some(d) => d.saturating_duration_since(Instant::now()) + Duration::from_millis(400),
+                None => Duration::from_secs(u32::MAX as u64),
+            });
+            let checker = backend.other();
+            let checked = match proof {
+                Proof::KInduction { k, simple_path } => kinduction::check(
+                    full,
+                    &bad,
+                    k,
+                    simple_path,
+                    Some(&restore.latches),
+                    &prepared.facts,
+                    checker,
+                    &check_budget,
+                )
+                .map(|()| Evidence::KInduction { k, simple_path }),
+                Proof::Invariant(cubes) => {
+                    // The invariant over the original latch positions.
+                    let cubes = prepared.original_invariant(&cubes);
+                    invariant::check(full, &bad, &cubes, checker, &check_budget)
+                        .map(|()| Evidence::Invariant(cubes))
+                }
+            };
+            match checked {
+                Ok(evidence) => {
+                    log(&format!(
+                        "{} checked with {}",
+                        describe(&evidence),
+                        checker.name()
+                    ));
+                    Answer::Safe {
+                        evidence,
+                        checker: checker.name().to_string(),
+                    }
+                }
+                Err(e) if check_budget.expired() => {
+                    Answer::Unknown(format!("the proof could not be checked in time: {e}"))
+                }
+                Err(e) => {
+                    return Err(format!(
+                    "internal error: the {engine} engine's proof does not check: {e}; no verdict"
+                ))
+                }
+            }
+        }
+    };
+    Ok(Run {
+        answer,
+        engine,
+        stats,
+        circuit: Some(full.clone()),
+    })
+}
+
+/// A proof in words, for logs.
+pub fn describe(evidence: &Evidence) -> String {
+    match evidence {
+        Evidence::Invariant(cubes) => format!("inductive invariant of {} clauses", cubes.len()),
+        Evidence::KInduction { k, simple_path } => {
+            let how = if *simple_path { " (simple path)" } else { "" };
+            format!("{k}-induction proof{how}")
+        }
+        Evidence::WordKInduction { k } => format!("word-level {k}-induction proof"),
+    }
+}
+
+/// IC3's options, with the ablation switches of the measurement scripts
+/// (environment variables, not part of the documented interface).
+fn ic3_options(limits: Limits) -> Ic3Options {
+    let mut options = Ic3Options {
+        limits,
+        ..Ic3Options::default()
+    };
+    let set = |name: &str| std::env::var_os(name).is_some();
+    if set("INVAR_IC3_NO_INFINITE") {
+        options.infinite_frame = false;
+    }
+    if set("INVAR_IC3_ALL_LEVELS") {
+        options.skip_unchanged_levels = false;
+    }
+    if set("INVAR_IC3_SHARED_SOLVER") {
+        options.shared_solver = true;
+    }
+    if set("INVAR_IC3_NO_PIN") {
+        options.pin_domain = false;
+    }
+    if set("INVAR_IC3_NO_LIFT_FROM_MODEL") {
+        options.lift_from_model = false;
+    }
+    match std::env::var("INVAR_IC3_GEN").as_deref() {
+        Ok("down") => options.generalization = ic3::Generalization::Down,
+        Ok("dynamic") => options.generalization = ic3::Generalization::Dynamic { threshold: 10.0 },
+        _ => {}
+    }
+    if let Some(n) = (std::env::var("INVAR_IC3_MIC_ATTEMPTS").ok()).and_then(|v| v.parse().ok()) {
+        options.mic_attempts = n;
+    }
+    options
+}
+
+fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backend) -> Outcome {
+    let ic3_options = ic3_options(Limits {
+        backend: ic3_backend,
+        ..limits.clone()
+    });
+    match request.engine {
+        Engine::Bmc => bmc::check(aig, limits),
+        Engine::Kind => kind::check(
+            aig,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: request.simple_path,
+            },
+        ),
+        Engine::Ic3 => ic3::check(aig, &ic3_options),
+        Engine::Smt => Outcome {
+            verdict: Verdict::Unknown(
+                "the SMT engine runs on word-level models, not circuits".into(),
+            ),
+            engine: "smt",
+            backend: limits.backend,
+            stats: Default::default(),
+        },
+        Engine::Auto => {
+            let engines: Vec<EngineFn> = vec![
+                Box::new(|aig| bmc::check(aig, limits)),
+                Box::new(move |aig| ic3::check(aig, &ic3_options)),
+            ];
+            portfolio::run(aig, &limits.budget, engines)
+        }
+    }
+}
