@@ -45,12 +45,18 @@ def timed(cmd, timeout):
 
 
 def logic_of(path):
+    """The theory of a dumped query, from the sorts it declares."""
     with open(path) as f:
-        first = f.readline()
-    for logic, theory in (("QF_LIA", "LIA"), ("QF_LRA", "LRA"), ("ALL", "LIRA"), ("QF_ABV", "BV")):
-        if logic in first:
-            return theory
-    return "?"
+        text = f.read()
+    ints, reals = " Int)" in text, " Real)" in text
+    bv = "(_ BitVec" in text or "(Array" in text
+    if ints and reals:
+        return "LIRA"
+    if ints:
+        return "BV+LIA" if bv else "LIA"
+    if reals:
+        return "BV+LRA" if bv else "LRA"
+    return "BV"
 
 
 def main():

@@ -523,7 +523,14 @@ fn memory_limit_answers_unknown_with_the_reason() {
     );
     let path = tmp("adders.c");
     std::fs::write(&path, program).unwrap();
-    let o = invar(&["check", path.to_str().unwrap(), "--memory", "200", "--timeout", "120"]);
+    let o = invar(&[
+        "check",
+        path.to_str().unwrap(),
+        "--memory",
+        "200",
+        "--timeout",
+        "120",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "unknown\n");
     assert_contains(&stderr(&o), "memory limit reached");
@@ -540,15 +547,28 @@ fn signals_end_the_run_and_its_children() {
     let fake = tmp("fake-z3.sh");
     std::fs::write(
         &fake,
-        format!("#!/bin/sh\necho $$ > {}\nexec sleep 1000\n", pid_file.display()),
+        format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 1000\n",
+            pid_file.display()
+        ),
     )
     .unwrap();
     Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
     let model = root().join("formats/vmt/lia_counter.vmt");
-    for (signal, reason) in [("INT", "interrupted (SIGINT)"), ("TERM", "terminated (SIGTERM)")] {
+    for (signal, reason) in [
+        ("INT", "interrupted (SIGINT)"),
+        ("TERM", "terminated (SIGTERM)"),
+    ] {
         std::fs::remove_file(&pid_file).ok();
         let child = Command::new(env!("CARGO_BIN_EXE_invar"))
-            .args(["check", model.to_str().unwrap(), "--engine", "smt", "--smt", "z3"])
+            .args([
+                "check",
+                model.to_str().unwrap(),
+                "--engine",
+                "smt",
+                "--smt",
+                "z3",
+            ])
             .env("INVAR_Z3", &fake)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -566,7 +586,11 @@ fn signals_end_the_run_and_its_children() {
             .status()
             .unwrap();
         let o = child.wait_with_output().unwrap();
-        assert!(sent.elapsed() < Duration::from_secs(2), "took {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "took {:?}",
+            sent.elapsed()
+        );
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stdout(&o), "unknown\n");
         assert_contains(&stderr(&o), reason);

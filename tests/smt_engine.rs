@@ -230,3 +230,27 @@ fn int_mode_computes_c_division_remainder_and_shifts() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bit operations under --int"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// simple_3-1.c under `--int` without z3 or cvc5: its step query asks for a
+/// remainder (`x % 2`), on which Gomory cuts alone never closed (2,000 cuts
+/// a second, unknown at 60 s); cuts alternating with splits find the bug.
+/// The expected verdict is SOURCES.tsv's (`false`), the trace is replayed.
+#[test]
+fn int_mode_in_house_decides_a_remainder_program() {
+    let program = root().join("tests/c/simple_3-1.c");
+    let out = invar_alone(&[
+        "check",
+        program.to_str().unwrap(),
+        "--int",
+        "--timeout",
+        "30",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("false\n"), "{text}");
+}

@@ -348,7 +348,11 @@ impl Theory for Arith {
             .min()
             .map(|(_, v)| v);
         self.fractional_checks += 1;
-        if bounded.is_none() || self.fractional_checks.is_multiple_of(CUT_PERIOD) {
+        // Unbounded variables alternate too: cuts alone on them did not
+        // end (measured: a C program's step query under --int made 2,000
+        // cuts a second, none closing), and a split toward zero adds a
+        // bound the next cuts can use.
+        if self.fractional_checks.is_multiple_of(CUT_PERIOD) {
             if let Some(cut) = fractional.iter().find_map(|&v| self.gomory(v)) {
                 self.pending = Some(cut);
                 self.stats.cuts += 1;

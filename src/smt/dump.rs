@@ -53,6 +53,7 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
     let mut out = String::new();
     let mut logic_int = false;
     let mut logic_real = false;
+    let mut logic_bv = false;
     for t in terms.topological(roots) {
         if let Op::Var(name, sort) = terms.op(t) {
             let _ = writeln!(
@@ -64,6 +65,7 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
         match terms.sort(t) {
             Sort::Int => logic_int = true,
             Sort::Real => logic_real = true,
+            Sort::BitVec(_) | Sort::Array(..) => logic_bv = true,
             _ => {}
         }
     }
@@ -86,11 +88,13 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
         let _ = writeln!(out, "(assert {text})");
     }
     out += "(check-sat)\n";
-    let logic = match (logic_int, logic_real) {
-        (true, true) => "(set-logic ALL)\n",
-        (true, false) => "(set-logic QF_LIA)\n",
-        (false, true) => "(set-logic QF_LRA)\n",
-        _ => "(set-logic QF_ABV)\n",
+    // No standard logic mixes bit-vectors with arithmetic (C under --int
+    // keeps its program counter a bit-vector): those scripts say ALL.
+    let logic = match (logic_int, logic_real, logic_bv) {
+        (true, false, false) => "(set-logic QF_LIA)\n",
+        (false, true, false) => "(set-logic QF_LRA)\n",
+        (false, false, _) => "(set-logic QF_ABV)\n",
+        _ => "(set-logic ALL)\n",
     };
     format!("{logic}{out}")
 }
