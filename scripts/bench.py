@@ -70,6 +70,9 @@ def run_invar(path, timeout, extra, replay, certify):
         os.close(handle)
         os.unlink(cert)
         extra = extra + ["--certificate", cert]
+    if replay and path.endswith((".vmt", ".dimspec")) and "--witness" not in extra:
+        # VMT and DimSpec print their counterexample only when asked.
+        extra = extra + ["--witness"]
     start = time.time()
     try:
         p = subprocess.run([binary, "check", path, "--timeout", str(timeout)] + extra,

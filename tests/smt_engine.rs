@@ -254,3 +254,23 @@ fn int_mode_in_house_decides_a_remainder_program() {
     );
     assert!(text.starts_with("false\n"), "{text}");
 }
+
+/// The GCD test: an odd multiple of 8, and an even number that is 1 modulo
+/// 4, have no integer solution (by hand; z3 agrees), yet every linear
+/// relaxation is feasible, so splits and cuts alone answered unknown.
+#[test]
+fn integer_rows_without_integer_solutions_are_unsat() {
+    let dir = std::env::temp_dir().join(format!("invar-gcd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("gcd.smt2");
+    std::fs::write(
+        &script,
+        "(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const q Int)\n(declare-const y Int)\n\
+         (assert (= x (+ (* 2 q) 1)))\n(assert (= x (* 8 y)))\n(check-sat)\n\
+         (declare-const r Int)\n(push 1)\n(assert (= (mod (* 6 r) 4) 1))\n(check-sat)\n(pop 1)\n",
+    )
+    .unwrap();
+    let out = invar(&["smt", script.to_str().unwrap(), "--timeout", "20"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\nunsat\n");
+    std::fs::remove_dir_all(&dir).ok();
+}

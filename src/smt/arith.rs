@@ -100,6 +100,8 @@ pub struct ArithStats {
     pub splits: u64,
     /// Gomory cuts.
     pub cuts: u64,
+    /// Conflicts of the GCD test.
+    pub gcd_conflicts: u64,
 }
 
 /// The theory.
@@ -252,6 +254,55 @@ impl Arith {
         })
     }
 
+    /// The GCD test (as in Dillig, Dillig and Aiken, CAV 2009, and z3's
+    /// `gcd_test`): a tableau row over integer variables only, scaled to
+    /// integer coefficients, reads Σ cᵢ·xᵢ = −k once the fixed variables are
+    /// summed into k; it has an integer solution only if the gcd of the
+    /// remaining cᵢ divides k. A row failing it is a conflict explained by
+    /// the bounds fixing those variables. Branching and cuts alone cannot end
+    /// on such a row (`x = 2q + 1` with `x` a multiple of 8): every
+    /// relaxation stays feasible. The explanation has no Farkas multipliers
+    /// (zero): it is not a linear infeasibility, and interpolation must not
+    /// read it as one.
+    fn gcd_conflict(&self) -> Option<Explanation> {
+        use num_bigint::BigInt;
+        use num_integer::Integer;
+        let fixed = |v: SVar| {
+            let (l, u) = (self.simplex.lower(v)?, self.simplex.upper(v)?);
+            let integral = l.value.delta.is_zero() && l.value.real.is_integer();
+            (integral && l.value == u.value).then(|| (l.value.real.clone(), l.reason, u.reason))
+        };
+        // The conflict of row b, if its variables are integers and it fails.
+        let row_conflict = |b: SVar| -> Option<Explanation> {
+            let row = self.simplex.row(b)?;
+            if !self.int[b as usize] || row.iter().any(|(x, _)| !self.int[*x as usize]) {
+                return None;
+            }
+            let scale = (row.iter()).fold(BigInt::from(1), |m, (_, a)| m.lcm(&a.denominator()));
+            let (mut constant, mut divisor) = (BigInt::from(0), BigInt::from(0));
+            let mut reasons = Vec::new();
+            // b − Σ a·x = 0, times the scale.
+            let terms = std::iter::once((b, Num::ONE)).chain(row.iter().map(|(x, a)| (*x, -a)));
+            for (v, c) in terms {
+                let c = c.scale(&scale).to_bigint()?;
+                match fixed(v) {
+                    Some((value, lower, upper)) => {
+                        constant += c * value.to_bigint()?;
+                        reasons.push((lower, Num::ZERO));
+                        if upper != lower {
+                            reasons.push((upper, Num::ZERO));
+                        }
+                    }
+                    None => divisor = divisor.gcd(&c),
+                }
+            }
+            let zero = BigInt::from(0);
+            (divisor != zero && constant.mod_floor(&divisor) != zero)
+                .then_some(Explanation { parts: reasons })
+        };
+        (0..self.simplex.num_vars() as SVar).find_map(row_conflict)
+    }
+
     fn conflict_lemma(&mut self, e: Explanation, out: &mut TheoryOut) {
         self.stats.conflicts += 1;
         out.lemmas.push(e.parts.iter().map(|(l, _)| !*l).collect());
@@ -332,6 +383,11 @@ impl Theory for Arith {
         let Some(&first) = fractional.first() else {
             return;
         };
+        if let Some(conflict) = self.gcd_conflict() {
+            self.stats.gcd_conflicts += 1;
+            self.conflict_lemma(conflict, out);
+            return;
+        }
         // Splitting a bounded variable ends; splitting an unbounded one can
         // push it off forever in the direction the relaxation drifts, and
         // Gomory cuts alone can converge without end (measured: thousands
