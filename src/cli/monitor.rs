@@ -102,7 +102,9 @@ fn tick() {
     let Some(reason) = reason else {
         return;
     };
-    children::kill_all();
+    // The answer is claimed before any child is killed: a killed solver
+    // would otherwise let the main thread print an unknown of its own
+    // ("z3 ended unexpectedly") first.
     match &w.unknown {
         Some((text, json)) => {
             let text = if *json {
@@ -115,10 +117,12 @@ fn tick() {
             // If the verdict is out already, the main thread is exiting.
             if print_verdict(&text) {
                 eprintln!("invar: {reason}");
+                children::kill_all();
                 std::process::exit(EXIT_UNKNOWN);
             }
         }
         None => {
+            children::kill_all();
             eprintln!("invar: {reason}");
             // The shell's convention for a command ended by a signal.
             std::process::exit(128 + signal.max(1));
