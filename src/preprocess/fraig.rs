@@ -21,6 +21,7 @@
 
 use crate::ir::aig::{map_lit, Aig, Lit, Node};
 use crate::sat::core::Core;
+use crate::sat::tseitin::encode_cone;
 use crate::sat::{self, SolveResult, Solver};
 use crate::util::budget::Budget;
 use crate::util::rng::Rng;
@@ -126,46 +127,7 @@ impl Checker {
 
     /// The solver literal of `l` in `aig`, encoding its cone as needed.
     fn lit(&mut self, aig: &Aig, l: Lit) -> sat::Lit {
-        if self.vars.len() < aig.num_nodes() {
-            self.vars.resize(aig.num_nodes(), None);
-        }
-        let mut stack = vec![l.var().0 as usize];
-        while let Some(&v) = stack.last() {
-            if self.vars[v].is_some() {
-                stack.pop();
-                continue;
-            }
-            match aig.nodes()[v] {
-                Node::False => self.vars[v] = Some(!self.tru),
-                Node::Input(_) | Node::Latch(_) => self.vars[v] = Some(self.solver.new_var()),
-                Node::And(a, b) => {
-                    let (va, vb) = (a.var().0 as usize, b.var().0 as usize);
-                    match (self.vars[va], self.vars[vb]) {
-                        (Some(x), Some(y)) => {
-                            let (x, y) = (x.xor(a.is_negated()), y.xor(b.is_negated()));
-                            let g = self.solver.new_var();
-                            self.solver.add_definition(g.var(), &[!g, x]);
-                            self.solver.add_definition(g.var(), &[!g, y]);
-                            self.solver.add_definition(g.var(), &[g, !x, !y]);
-                            self.vars[v] = Some(g);
-                        }
-                        (x, y) => {
-                            if x.is_none() {
-                                stack.push(va);
-                            }
-                            if y.is_none() {
-                                stack.push(vb);
-                            }
-                            continue;
-                        }
-                    }
-                }
-            }
-            stack.pop();
-        }
-        self.vars[l.var().0 as usize]
-            .expect("encoded")
-            .xor(l.is_negated())
+        encode_cone(aig, l, &mut self.vars, !self.tru, &mut self.solver)
     }
 
     /// Whether `x ∧ ¬y` is satisfiable (with a budget): `Some(true)` with a

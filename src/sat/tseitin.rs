@@ -168,3 +168,56 @@ impl<'a> Unroller<'a> {
         Trace { init, inputs }
     }
 }
+
+/// The core literal of circuit literal `l`, Tseitin-encoding into `core`
+/// the part of its cone not yet in `map` (node index → literal; `fals` is
+/// the constant false). Iterative, so cones of any depth fit; shared by SAT
+/// sweeping and the SMT layer's bit-blasting.
+pub fn encode_cone(
+    aig: &Aig,
+    l: aig::Lit,
+    map: &mut Vec<Option<Lit>>,
+    fals: Lit,
+    core: &mut crate::sat::core::Core,
+) -> Lit {
+    if map.len() < aig.num_nodes() {
+        map.resize(aig.num_nodes(), None);
+    }
+    let mut stack = vec![l.var().0 as usize];
+    while let Some(&v) = stack.last() {
+        if map[v].is_some() {
+            stack.pop();
+            continue;
+        }
+        match aig.nodes()[v] {
+            Node::False => map[v] = Some(fals),
+            Node::Input(_) | Node::Latch(_) => map[v] = Some(core.new_var()),
+            Node::And(a, b) => {
+                let (va, vb) = (a.var().0 as usize, b.var().0 as usize);
+                match (map[va], map[vb]) {
+                    (Some(x), Some(y)) => {
+                        let (x, y) = (x.xor(a.is_negated()), y.xor(b.is_negated()));
+                        let g = core.new_var();
+                        core.add_definition(g.var(), &[!g, x]);
+                        core.add_definition(g.var(), &[!g, y]);
+                        core.add_definition(g.var(), &[g, !x, !y]);
+                        map[v] = Some(g);
+                    }
+                    (x, y) => {
+                        if x.is_none() {
+                            stack.push(va);
+                        }
+                        if y.is_none() {
+                            stack.push(vb);
+                        }
+                        continue;
+                    }
+                }
+            }
+        }
+        stack.pop();
+    }
+    map[l.var().0 as usize]
+        .expect("encoded")
+        .xor(l.is_negated())
+}

@@ -29,10 +29,11 @@ use super::num::Num;
 use super::simplex::SVar;
 use super::{SmtResult, SmtSolver, SolverStats};
 use crate::bitblast::{self, TermBlaster, Unsupported};
-use crate::ir::aig::{self, Aig, Node};
+use crate::ir::aig::{self, Aig};
 use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::sat::core::Core;
+use crate::sat::tseitin::encode_cone;
 use crate::sat::{self, Roots, SolveResult, Solver};
 use crate::util::budget::Budget;
 use std::collections::HashMap;
@@ -487,47 +488,13 @@ impl InvarSmt {
 
     /// The core literal of circuit literal `l`, encoding its cone.
     fn sat_lit(&mut self, l: aig::Lit) -> sat::Lit {
-        let aig = &self.blaster.aig;
-        if self.encoded.len() < aig.num_nodes() {
-            self.encoded.resize(aig.num_nodes(), None);
-        }
-        let mut stack = vec![l.var().0 as usize];
-        while let Some(&v) = stack.last() {
-            if self.encoded[v].is_some() {
-                stack.pop();
-                continue;
-            }
-            match aig.nodes()[v] {
-                Node::False => self.encoded[v] = Some(!self.tru),
-                Node::Input(_) | Node::Latch(_) => self.encoded[v] = Some(self.core.new_var()),
-                Node::And(a, b) => {
-                    let (va, vb) = (a.var().0 as usize, b.var().0 as usize);
-                    match (self.encoded[va], self.encoded[vb]) {
-                        (Some(x), Some(y)) => {
-                            let (x, y) = (x.xor(a.is_negated()), y.xor(b.is_negated()));
-                            let g = self.core.new_var();
-                            self.core.add_definition(g.var(), &[!g, x]);
-                            self.core.add_definition(g.var(), &[!g, y]);
-                            self.core.add_definition(g.var(), &[g, !x, !y]);
-                            self.encoded[v] = Some(g);
-                        }
-                        (x, y) => {
-                            if x.is_none() {
-                                stack.push(va);
-                            }
-                            if y.is_none() {
-                                stack.push(vb);
-                            }
-                            continue;
-                        }
-                    }
-                }
-            }
-            stack.pop();
-        }
-        self.encoded[l.var().0 as usize]
-            .expect("encoded")
-            .xor(l.is_negated())
+        encode_cone(
+            &self.blaster.aig,
+            l,
+            &mut self.encoded,
+            !self.tru,
+            &mut self.core,
+        )
     }
 
     /// Asserts circuit literal `l` in scope `scope` (`None`: for good).
