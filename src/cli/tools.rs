@@ -327,16 +327,7 @@ fn info_word(ts: &invar::ir::ts::Ts) {
     println!("justice      {}", ts.justice.len());
     println!("live         {}", ts.live.len());
     println!("predicates   {}", ts.predicates.len());
-    let mut roots: Vec<_> = ts
-        .init
-        .iter()
-        .chain(&ts.trans)
-        .chain(&ts.constraints)
-        .copied()
-        .collect();
-    roots.extend(ts.states.iter().flat_map(|s| [s.init, s.next]).flatten());
-    roots.extend(ts.bad.iter().map(|p| p.term));
-    println!("terms        {}", ts.terms.topological(&roots).len());
+    println!("terms        {}", ts.terms.topological(&ts.roots()).len());
     for (p, property) in ts.bad.iter().enumerate() {
         let cone = ts.cone_of_influence(&[property.term]);
         let named = if property.name == format!("b{p}") {

@@ -71,6 +71,40 @@ pub struct Cone {
 }
 
 impl Ts {
+    /// Every term the system is made of, in a fixed order: each state's
+    /// init and next (where present), then init, trans, constraints and the
+    /// bad properties. [`Ts::replace_roots`] takes images in this order.
+    pub fn roots(&self) -> Vec<Term> {
+        let mut roots: Vec<Term> = Vec::new();
+        for s in &self.states {
+            roots.extend(s.init);
+            roots.extend(s.next);
+        }
+        roots.extend(&self.init);
+        roots.extend(&self.trans);
+        roots.extend(&self.constraints);
+        roots.extend(self.bad.iter().map(|p| p.term));
+        roots
+    }
+
+    /// Replaces the terms [`Ts::roots`] lists by `images`, in its order.
+    pub fn replace_roots(&mut self, images: &[Term]) {
+        let mut it = images.iter().copied();
+        for s in &mut self.states {
+            s.init = s.init.map(|_| it.next().expect("one per root"));
+            s.next = s.next.map(|_| it.next().expect("one per root"));
+        }
+        for t in (self.init.iter_mut())
+            .chain(&mut self.trans)
+            .chain(&mut self.constraints)
+        {
+            *t = it.next().expect("one per root");
+        }
+        for p in &mut self.bad {
+            p.term = it.next().expect("one per root");
+        }
+    }
+
     /// The position of the state whose current or primed variable is `var`.
     pub fn state_of(&self, var: Term) -> Option<usize> {
         (self.states.iter()).position(|s| s.var == var || s.next_var == Some(var))

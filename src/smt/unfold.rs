@@ -181,29 +181,7 @@ impl Unfolding {
 /// States and inputs are unchanged, so traces carry over.
 fn standard(ts: &Ts) -> Ts {
     let mut out = ts.clone();
-    let mut roots: Vec<Term> = Vec::new();
-    for s in &ts.states {
-        roots.extend(s.init);
-        roots.extend(s.next);
-    }
-    roots.extend(&ts.init);
-    roots.extend(&ts.trans);
-    roots.extend(&ts.constraints);
-    roots.extend(ts.bad.iter().map(|p| p.term));
-    let lowered = lower(&mut out.terms, &roots);
-    let mut it = lowered.into_iter();
-    for s in &mut out.states {
-        s.init = s.init.map(|_| it.next().expect("one per root"));
-        s.next = s.next.map(|_| it.next().expect("one per root"));
-    }
-    for t in (out.init.iter_mut())
-        .chain(&mut out.trans)
-        .chain(&mut out.constraints)
-    {
-        *t = it.next().expect("one per root");
-    }
-    for p in &mut out.bad {
-        p.term = it.next().expect("one per root");
-    }
+    let lowered = lower(&mut out.terms, &ts.roots());
+    out.replace_roots(&lowered);
     out
 }
