@@ -97,15 +97,16 @@ def main():
         theory = logic_of(q)
         row = table[theory]
         row["queries"] += 1
-        answers = {}
+        answers, times = {}, {}
         for name, cmd in solvers.items():
             answer, seconds = timed(cmd + [q], args.query_timeout)
             answers[name] = answer
+            times[name] = round(seconds, 3)
             row[name] += seconds
             row[name + "_net"] += max(0.0, seconds - startup[name])
             if answer not in ("sat", "unsat"):
                 row[name + "_unknown"] += 1
-        print(f"{os.path.basename(q)} {theory} {answers}", file=sys.stderr, flush=True)
+        print(f"{os.path.basename(q)} {theory} {answers} {times}", file=sys.stderr, flush=True)
         decided = {a for a in answers.values() if a in ("sat", "unsat")}
         if len(decided) > 1:
             disagreements.append((q, answers))

@@ -368,6 +368,13 @@ impl Theory for Arith {
         }
     }
 
+    fn phase(&self, var: u32) -> Option<bool> {
+        let atom = self.atom(var)?;
+        let value = self.simplex.value(atom.var);
+        let (upper, bound) = &atom.when_true;
+        Some(if *upper { value <= bound } else { value >= bound })
+    }
+
     fn backtrack(&mut self, level: usize) {
         self.simplex.backtrack(level);
     }

@@ -202,7 +202,10 @@ impl Core {
         while let Some(v) = self.heap.pop(&self.activity) {
             if self.value(Lit::positive(v)) == Value::Unassigned {
                 self.stats.decisions += 1;
-                return Some(Lit::positive(v).xor(!self.phase[v as usize]));
+                let phase = (self.theory.as_ref())
+                    .and_then(|t| t.phase(v))
+                    .unwrap_or(self.phase[v as usize]);
+                return Some(Lit::positive(v).xor(!phase));
             }
         }
         None

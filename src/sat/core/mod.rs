@@ -133,6 +133,10 @@ pub struct Core {
     theory: Option<Box<dyn Theory>>,
     theory_head: usize,
     theory_out: TheoryOut,
+    /// Theory implications `b → l` already in the clause database as
+    /// binary clauses (by literal codes): unit propagation repeats them, so
+    /// the theory's later reports of the same implication add nothing.
+    theory_binaries: std::collections::HashSet<(u32, u32)>,
     restarts: Restarts,
     /// Conflicts a query may take before it answers interrupted.
     conflict_limit: Option<u64>,
@@ -180,6 +184,7 @@ impl Core {
             theory: None,
             theory_head: 0,
             theory_out: TheoryOut::default(),
+            theory_binaries: Default::default(),
             restarts: Restarts::default(),
             conflict_limit: None,
             next_reduce: 2000,

@@ -58,6 +58,12 @@ pub trait Theory: Send {
     /// The fresh variables asked for in the last answer; the theory may
     /// answer about them through `out` (lemmas, phases).
     fn fresh(&mut self, vars: &[Lit], out: &mut TheoryOut);
+    /// The value the theory's current model gives the atom of variable
+    /// `var`, if it is one: deciding that value costs the theory nothing,
+    /// the other one may cost it a conflict.
+    fn phase(&self, _var: u32) -> Option<bool> {
+        None
+    }
     /// The theory itself, for its owner to read (a model, statistics).
     fn as_any(&self) -> &dyn std::any::Any;
     /// The theory itself, mutably.
