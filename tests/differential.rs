@@ -135,6 +135,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         let options = PrepareOptions {
             simplify: case % 3 != 0,
             fraig: (case % 3 != 2).then_some(Duration::from_secs(5)),
+            ..PrepareOptions::default()
         };
         let prepared = prepare(&full, &props, &options);
         let (reduced, restore) = (&prepared.aig, &prepared.restore);

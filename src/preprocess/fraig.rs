@@ -392,4 +392,33 @@ mod tests {
         }
         assert!(merged > 100, "the sweep merged only {merged} gates");
     }
+
+    /// The run's budget reaches the sweep through `prepare`: a stopped run
+    /// (a signal, the memory limit) sweeps nothing, whatever the sweep's
+    /// own time allowance.
+    #[test]
+    fn a_stopped_run_does_not_sweep() {
+        use crate::preprocess::prepare::{prepare, PrepareOptions};
+        let mut aig = Aig::new();
+        let (a, b, c) = (aig.add_input(), aig.add_input(), aig.add_input());
+        // (a ∧ b) ∧ c and a ∧ (b ∧ c): equal, but not structurally.
+        let ab = aig.and(a, b);
+        let left = aig.and(ab, c);
+        let bc = aig.and(b, c);
+        let right = aig.and(a, bc);
+        aig.bad = vec![aig.and(left, !right)];
+        let swept = |budget: Budget| {
+            let options = PrepareOptions {
+                simplify: false,
+                budget,
+                ..PrepareOptions::default()
+            };
+            let prepared = prepare(&aig, &[0], &options);
+            prepared.fraig.expect("the sweep ran").merged
+        };
+        assert!(swept(Budget::unlimited()) > 0);
+        let stopped = Budget::unlimited();
+        stopped.stop();
+        assert_eq!(swept(stopped), 0);
+    }
 }

@@ -48,6 +48,9 @@ pub struct PrepareOptions {
     pub simplify: bool,
     /// Functional reduction by SAT sweeping, with its time budget.
     pub fraig: Option<Duration>,
+    /// The run's budget: a stop, the memory limit or the deadline ends
+    /// the sweep early too (it keeps what it proved).
+    pub budget: Budget,
 }
 
 impl Default for PrepareOptions {
@@ -55,6 +58,7 @@ impl Default for PrepareOptions {
         PrepareOptions {
             simplify: true,
             fraig: Some(Duration::from_secs(5)),
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -89,7 +93,7 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         simplify(&mut current, &mut restore);
     }
     if let Some(time) = options.fraig {
-        let (swept, stats) = fraig(&current, &Budget::with_timeout(time));
+        let (swept, stats) = fraig(&current, &options.budget.narrowed(time));
         let changed = stats.merged > 0;
         current = swept;
         fraig_stats = Some(stats);

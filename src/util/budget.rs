@@ -84,6 +84,21 @@ impl Budget {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// A budget for one phase of the run: it shares this one's stop flag
+    /// and memory limit, and expires after `timeout` or at this one's
+    /// deadline, whichever comes first.
+    pub fn narrowed(&self, timeout: Duration) -> Budget {
+        let own = Instant::now().checked_add(timeout);
+        Budget {
+            deadline: match (self.deadline, own) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            stop: self.stop.clone(),
+            memory: self.memory,
+        }
+    }
+
     /// The deadline, if any.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline

@@ -337,6 +337,7 @@ fn prepare_options(request: &Request) -> PrepareOptions {
     PrepareOptions {
         simplify: request.simplify,
         fraig: (request.simplify && !no_fraig).then_some(sweep),
+        budget: request.budget.clone(),
     }
 }
 

@@ -18,7 +18,7 @@
 //! coming back get CTGs, the others do not.
 
 use super::cube::{Cube, StateLit};
-use super::query::{Consecution, Target, Want};
+use super::domain::{Consecution, Domain, Target, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
@@ -62,7 +62,7 @@ struct Mic {
     max_depth: usize,
 }
 
-impl Ic3<'_> {
+impl<D: Domain> Ic3<D> {
     /// Generalizes `cube`, inductive relative to F_{level-1}, to a smaller
     /// cube that still is (and still excludes Init); `activity` is the
     /// activity of the obligation it came from.
@@ -115,14 +115,11 @@ impl Ic3<'_> {
         // all (and makes the successor values of the refutations readable).
         let pinned = self.options.pin_domain;
         if pinned {
-            let roots: Vec<_> = (cube.lits().iter())
-                .flat_map(|&l| [self.lits.state_lit(l), self.primed_lit(l)])
-                .collect();
-            self.solvers.frame(level - 1).0.solver.pin_domain(&roots);
+            self.domain.pin(&cube, level);
         }
         let result = self.drop_literals(&mut cube, order, level, depth, &mut mic);
         if pinned {
-            self.solvers.frame(level - 1).0.solver.unpin_domain();
+            self.domain.unpin(level);
         }
         result.map(|()| cube)
     }
@@ -170,7 +167,7 @@ impl Ic3<'_> {
     ) -> Result<Option<Cube>, Interrupted> {
         let mut ctgs = 0;
         loop {
-            if cube.is_empty() || cube.intersects_init(&self.init) {
+            if cube.is_empty() || self.domain.intersects_init(&cube)? {
                 return Ok(None);
             }
             if mic.refutations.iter().any(|r| refutes(r, &cube)) {
@@ -189,7 +186,7 @@ impl Ic3<'_> {
             };
             if depth < mic.max_depth && ctgs < mic.max_ctgs && level >= 2 {
                 let ctg = self.lift(&model, Target::Cube(&cube))?;
-                if !ctg.intersects_init(&self.init) {
+                if !self.domain.intersects_init(&ctg)? {
                     let blocked = self.relative_induction(&ctg, level - 1, Want::NOTHING)?;
                     if let Consecution::Inductive(core) = blocked {
                         ctgs += 1;

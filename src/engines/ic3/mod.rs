@@ -1,17 +1,31 @@
-//! IC3 / PDR on the bit level.
+//! IC3 / PDR: one core, shared by every domain.
 //!
 //! Bradley, "SAT-Based Model Checking without Unrolling", VMCAI 2011 (doi:10.1007/978-3-642-18275-4_7);
 //! Eén, Mishchenko, Brayton, "Efficient implementation of property directed
 //! reachability", FMCAD 2011; structure after ic3ref (Bradley) and rIC3.
 //!
-//! Main loop ([`Ic3::run`]): for k = 1, 2, …
+//! The core (this file, `generalize.rs`, `propagate.rs`, `frames.rs`,
+//! `obligation.rs`) holds frames of lemmas, proof obligations, MIC with
+//! CTGs, propagation and the infinite frame, over cubes of a domain's atoms.
+//! The domain ([`Domain`], `domain.rs`) owns the solvers and answers the
+//! queries: the bit level ([`BitLevel`], `bit.rs`: atoms are latches, SAT
+//! on the circuit) and implicit predicate abstraction (Cimatti, Griggio,
+//! Mover, Tonetta, "IC3 Modulo Theories via Implicit Predicate
+//! Abstraction", TACAS 2014: atoms are predicates, queries go to the SMT
+//! layer, and a spurious chain of obligations refines the predicates while
+//! the frames stay). Monomorphised per domain: the bit level pays no
+//! indirection.
+//!
+//! Main loop ([`Ic3::search`]): for k = 1, 2, …
 //! 1. *strengthen*: while F_k ∧ C ∧ bad is satisfiable, lift the bad state to
 //!    a cube and block it: obligations (cube, level) are taken lowest level
 //!    first; a cube inductive relative to F_{level-1} is generalized (MIC
 //!    with CTG, `generalize.rs`) and added as a lemma, and its obligation is
 //!    re-opened one level up (to find counterexamples deeper than k);
 //!    otherwise its lifted predecessor becomes an obligation one level down.
-//!    An obligation at level 0 is an initial state: the chain is a trace.
+//!    An obligation at level 0 is an initial state: the domain checks the
+//!    chain (bit level: always a trace; predicates: a trace, or spurious
+//!    and refined away).
 //! 2. *extend* with F_{k+1} and *propagate* lemmas (`propagate.rs`); an
 //!    emptied level proves the property, and the lemmas above it are the
 //!    inductive invariant.
@@ -23,30 +37,29 @@
 //! Lemmas of the top level that are inductive together with the infinite
 //! frame move there after each propagation (`propagate.rs`).
 //!
-//! Limitations, roughly by significance: a general-purpose SAT solver
-//! (CaDiCaL or MiniSat) with one instance per frame, rebuilt when dead
-//! activation clauses pile up, rather than an IC3-tuned core like rIC3's
-//! GipSAT; no counterexamples to propagation; literal order in MIC by a
-//! simple activity count.
+//! Limitations, roughly by significance: no counterexamples to
+//! propagation; literal order in MIC by a simple activity count; with
+//! CaDiCaL or MiniSat, one solver per frame rebuilt when dead activation
+//! clauses pile up (invar's own core removes temporary clauses instead).
 
+mod bit;
 mod cube;
+pub mod domain;
 mod frames;
 mod generalize;
 mod obligation;
 mod propagate;
-mod query;
 
+pub use bit::BitLevel;
 pub use cube::{Cube, StateLit};
+pub use domain::{Consecution, Counterexample, Domain, Model, Step, Target, Want};
+pub use frames::Frames;
 pub use generalize::Generalization;
-pub use query::{Consecution, Want};
 
 use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
-use crate::ir::trace::Trace;
 use crate::sat::SatStats;
-use frames::Frames;
 use obligation::{Obligation, ObligationQueue};
-use query::{FrameSolvers, QuerySolver, TsLits};
 use std::time::{Duration, Instant};
 
 /// Options of IC3 (defaults from ic3ref).
@@ -137,62 +150,43 @@ pub struct Ic3Stats {
 #[derive(Debug)]
 pub struct Interrupted;
 
-/// The IC3 engine state for one circuit.
-pub struct Ic3<'a> {
-    aig: &'a Aig,
+/// The IC3 engine state: frames and obligations over the atoms of domain `D`.
+pub struct Ic3<D: Domain> {
+    domain: D,
     options: Ic3Options,
-    init: Vec<Option<bool>>,
-    lits: TsLits,
     frames: Frames,
-    solvers: FrameSolvers,
-    lift_solver: QuerySolver,
     queue: ObligationQueue,
+    /// Per atom: how many lemmas it occurred in (grows with the domain).
     activity: Vec<f64>,
     stats: Ic3Stats,
 }
 
-/// What one strengthening found.
-enum Found {
-    Trace(Trace),
+/// What one search found.
+pub enum Found<T> {
+    /// A real counterexample.
+    Trace(T),
+    /// An inductive invariant: the negations of these cubes (which
+    /// exclude the bad states).
     Proof(Vec<Cube>),
 }
 
-impl<'a> Ic3<'a> {
+impl<'a> Ic3<BitLevel<'a>> {
     /// An engine for `aig` (single bad property `aig.bad[0]`).
-    pub fn new(aig: &'a Aig, options: Ic3Options) -> Ic3<'a> {
-        let (lift_solver, lits) =
-            QuerySolver::new(aig, options.limits.backend, &options.limits.budget, false);
-        let mut ic3 = Ic3 {
-            aig,
-            init: aig.latches.iter().map(|l| l.init).collect(),
-            lits,
-            frames: Frames::new(),
-            solvers: FrameSolvers::PerFrame(Vec::new()),
-            lift_solver,
-            queue: ObligationQueue::default(),
-            activity: vec![0.0; aig.latches.len()],
-            stats: Ic3Stats::default(),
-            options,
-        };
-        ic3.solvers = if ic3.options.shared_solver {
-            ic3.shared_solver()
-        } else {
-            let f0 = ic3.frame_solver(0);
-            let f1 = ic3.frame_solver(1);
-            FrameSolvers::PerFrame(vec![f0, f1])
-        };
-        ic3
+    pub fn new(aig: &'a Aig, options: Ic3Options) -> Ic3<BitLevel<'a>> {
+        Ic3::with_domain(BitLevel::new(aig, &options), options)
     }
 
     /// An engine whose frames already hold `lemmas` (each with its level),
     /// for measuring queries on given frames with different backends.
-    pub fn with_lemmas(aig: &'a Aig, options: Ic3Options, lemmas: &[(usize, Cube)]) -> Ic3<'a> {
+    pub fn with_lemmas(
+        aig: &'a Aig,
+        options: Ic3Options,
+        lemmas: &[(usize, Cube)],
+    ) -> Ic3<BitLevel<'a>> {
         let mut ic3 = Ic3::new(aig, options);
         for (level, cube) in lemmas {
             while ic3.frames.top() < *level {
-                let k = ic3.frames.top();
-                ic3.frames.extend();
-                ic3.add_frame_solver(k + 1);
+                ic3.extend();
             }
             ic3.add_lemma(cube.clone(), *level);
         }
@@ -213,11 +207,43 @@ impl<'a> Ic3<'a> {
             Err(Interrupted) => Verdict::Unknown(interrupted_reason(&self.options.limits.budget)),
         }
     }
+}
 
-    fn search(&mut self) -> Result<Option<Found>, Interrupted> {
+impl<D: Domain> Ic3<D> {
+    /// An engine over `domain`, whose solvers hold F_0 and an empty F_1.
+    pub fn with_domain(domain: D, options: Ic3Options) -> Ic3<D> {
+        Ic3 {
+            activity: vec![0.0; domain.atoms()],
+            domain,
+            options,
+            frames: Frames::new(),
+            queue: ObligationQueue::default(),
+            stats: Ic3Stats::default(),
+        }
+    }
+
+    /// The domain.
+    pub fn domain(&self) -> &D {
+        &self.domain
+    }
+
+    /// The domain, mutably (to add atoms between searches).
+    pub fn domain_mut(&mut self) -> &mut D {
+        &mut self.domain
+    }
+
+    /// Searches until a proof, a real counterexample, the frame bound
+    /// (`Ok(None)`) or the budget.
+    pub fn search(&mut self) -> Result<Option<Found<D::Trace>>, Interrupted> {
         // A bad initial state is a counterexample of one step.
-        if let Some((cube, inputs)) = self.bad_state(0)? {
-            return Ok(Some(Found::Trace(self.initial_trace(&cube, inputs))));
+        while let Some((cube, inputs)) = self.bad_state(0)? {
+            let chain = [Step {
+                cube: &cube,
+                inputs: &inputs,
+            }];
+            if let Counterexample::Real(t) = self.domain.counterexample(&chain)? {
+                return Ok(Some(Found::Trace(t)));
+            }
         }
         loop {
             let k = self.frames.top();
@@ -228,16 +254,34 @@ impl<'a> Ic3<'a> {
             if self.options.limits.max_depth.is_some_and(|m| k >= m) {
                 return Ok(None);
             }
-            self.frames.extend();
-            self.add_frame_solver(k + 1);
+            self.extend();
             if let Some(level) = self.propagate()? {
                 return Ok(Some(Found::Proof(self.frames.lemmas_from(level + 1))));
             }
         }
     }
 
+    /// Opens frame k+1.
+    fn extend(&mut self) {
+        self.frames.extend();
+        self.domain.add_level(self.frames.top(), &self.frames);
+    }
+
+    /// Keeps the activity vector as long as the domain's atoms.
+    fn grow_activity(&mut self) {
+        let n = self.domain.atoms();
+        if self.activity.len() < n {
+            self.activity.resize(n, 0.0);
+        }
+    }
+
+    fn bad_state(&mut self, level: usize) -> Result<Option<(Cube, Vec<bool>)>, Interrupted> {
+        self.grow_activity();
+        self.domain.bad_state(level, &self.activity)
+    }
+
     /// Blocks every bad state of F_k; returns a trace if one cannot be blocked.
-    fn strengthen(&mut self, k: usize) -> Result<Option<Trace>, Interrupted> {
+    fn strengthen(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
         while let Some((cube, inputs)) = self.bad_state(k)? {
             self.queue.clear();
             self.queue.push(Obligation {
@@ -257,14 +301,19 @@ impl<'a> Ic3<'a> {
         Ok(None)
     }
 
-    fn handle_obligations(&mut self, k: usize) -> Result<Option<Trace>, Interrupted> {
+    fn handle_obligations(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
         while let Some(id) = self.queue.pop() {
             let (level, cube) = {
                 let ob = self.queue.get(id);
                 (ob.level, ob.cube.clone())
             };
             if level == 0 {
-                return Ok(Some(self.trace_from(id)));
+                match self.counterexample_from(id)? {
+                    Counterexample::Real(t) => return Ok(Some(t)),
+                    // The domain refined itself: the obligations may no
+                    // longer exist; `strengthen` asks for bad states anew.
+                    Counterexample::Spurious => return Ok(None),
+                }
             }
             if self.frames.blocks(&cube, level) {
                 if level < k {
@@ -283,7 +332,7 @@ impl<'a> Ic3<'a> {
                     }
                 }
                 Consecution::Predecessor(model) => {
-                    let pred = self.lift(&model, query::Target::Cube(&cube))?;
+                    let pred = self.lift(&model, Target::Cube(&cube))?;
                     let inputs = model.inputs;
                     let depth = self.queue.get(id).depth + 1;
                     self.queue.reopen(id, level);
@@ -299,6 +348,30 @@ impl<'a> Ic3<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Is `cube` (which excludes Init) inductive relative to F_{level-1}?
+    pub fn relative_induction(
+        &mut self,
+        cube: &Cube,
+        level: usize,
+        want: Want,
+    ) -> Result<Consecution, Interrupted> {
+        let start = Instant::now();
+        self.stats.relative_induction += 1;
+        let answer =
+            (self.domain).relative_induction(cube, level, want, &self.activity, &self.frames);
+        self.stats.time_relative_induction += start.elapsed();
+        answer
+    }
+
+    /// Lifts a predecessor to a cube that reaches `target`.
+    fn lift(&mut self, model: &Model, target: Target) -> Result<Cube, Interrupted> {
+        let start = Instant::now();
+        self.stats.lifts += 1;
+        let cube = self.domain.lift(model, target, &self.activity);
+        self.stats.time_lift += start.elapsed();
+        cube
     }
 
     /// The highest level up to k at which `cube`, inductive at `level`, stays
@@ -332,50 +405,44 @@ impl<'a> Ic3<'a> {
         Ok(level)
     }
 
-    /// Records lemma `¬cube` at `level` in the frames and their solvers.
+    /// Records lemma `¬cube` at `level` in the frames and the domain.
     fn add_lemma(&mut self, cube: Cube, level: usize) {
-        debug_assert!(!cube.intersects_init(&self.init));
-        self.add_lemma_clause(&cube, 1, level);
+        self.domain.add_lemma(&cube, level);
         self.stats.subsumed += self.frames.add(cube, level) as u64;
     }
 
-    /// The concrete initial state inside `cube` (which meets Init).
-    fn initial_state(&self, cube: &Cube) -> Vec<bool> {
-        let mut state: Vec<bool> = self.init.iter().map(|v| v.unwrap_or(false)).collect();
-        for l in cube.lits() {
-            state[l.latch()] = l.value();
-        }
-        state
-    }
-
-    fn initial_trace(&self, cube: &Cube, inputs: Vec<bool>) -> Trace {
-        Trace {
-            init: self.initial_state(cube),
-            inputs: vec![inputs],
-        }
-    }
-
-    /// Follows successor links from a level-0 obligation to the bad state.
-    fn trace_from(&self, mut id: usize) -> Trace {
-        let init = self.initial_state(&self.queue.get(id).cube);
-        let mut inputs = Vec::new();
+    /// Follows successor links from a level-0 obligation to the bad state
+    /// and asks the domain what the chain is.
+    fn counterexample_from(
+        &mut self,
+        mut id: usize,
+    ) -> Result<Counterexample<D::Trace>, Interrupted> {
+        let mut ids = Vec::new();
         loop {
-            let ob = self.queue.get(id);
-            inputs.push(ob.inputs.clone());
-            match ob.successor {
+            ids.push(id);
+            match self.queue.get(id).successor {
                 Some(next) => id = next,
                 None => break,
             }
         }
-        Trace { init, inputs }
+        let chain: Vec<Step> = (ids.iter())
+            .map(|&i| {
+                let ob = self.queue.get(i);
+                Step {
+                    cube: &ob.cube,
+                    inputs: &ob.inputs,
+                }
+            })
+            .collect();
+        let answer = self.domain.counterexample(&chain);
+        self.grow_activity();
+        answer
     }
 
-    /// The counters, with the live solvers' SAT calls added.
+    /// The counters, with the domain's added.
     pub fn stats(&self) -> Ic3Stats {
         let mut stats = self.stats.clone();
-        for s in self.solvers.all().chain(std::iter::once(&self.lift_solver)) {
-            stats.sat += s.solver.stats();
-        }
+        self.domain.add_stats(&mut stats);
         stats.frames = self.frames.top();
         stats
     }

@@ -10,11 +10,11 @@
 //! number of rounds) moves to the infinite frame.
 
 use super::cube::Cube;
-use super::query::{Consecution, Want};
+use super::domain::{Consecution, Domain, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
-impl Ic3<'_> {
+impl<D: Domain> Ic3<D> {
     /// Propagates levels `1..top`; returns the emptied level, if any.
     pub(super) fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
         let start = Instant::now();
@@ -72,22 +72,14 @@ impl Ic3<'_> {
             if candidates.is_empty() {
                 return Ok(());
             }
-            let mut solver = self.infinite_solver(&candidates);
-            let mut kept = Vec::with_capacity(candidates.len());
-            for cube in &candidates {
-                match self.steps_into(&mut solver, cube) {
-                    Ok(false) => kept.push(cube.clone()),
-                    Ok(true) => {}
-                    Err(e) => {
-                        self.stats.sat += solver.solver.stats();
-                        return Err(e);
-                    }
-                }
-            }
-            self.stats.sat += solver.solver.stats();
+            let closed = (self.domain).closed_under_step(self.frames.infinite(), &candidates)?;
+            let kept: Vec<Cube> = (candidates.iter().zip(&closed))
+                .filter(|&(_, &c)| c)
+                .map(|(cube, _)| cube.clone())
+                .collect();
             if kept.len() == candidates.len() {
                 self.stats.to_infinite += kept.len() as u64;
-                self.add_infinite_clauses(&kept);
+                self.domain.add_infinite(&kept);
                 self.frames.move_to_infinite(kept);
                 return Ok(());
             }
