@@ -372,7 +372,11 @@ impl Theory for Arith {
         let atom = self.atom(var)?;
         let value = self.simplex.value(atom.var);
         let (upper, bound) = &atom.when_true;
-        Some(if *upper { value <= bound } else { value >= bound })
+        Some(if *upper {
+            value <= bound
+        } else {
+            value >= bound
+        })
     }
 
     fn backtrack(&mut self, level: usize) {

@@ -220,7 +220,10 @@ impl Core {
                 continue;
             }
             if let [b] = because[..] {
-                if !self.theory_binaries.insert((l.code() as u32, b.code() as u32)) {
+                if !self
+                    .theory_binaries
+                    .insert((l.code() as u32, b.code() as u32))
+                {
                     continue;
                 }
             }
