@@ -74,7 +74,7 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
     // lia_counter.vmt: x ≥ 0 holds and is 1-inductive; an Int model goes to
     // the word-level engine whatever engine the request names for circuits.
     let ts = vmt::read_file(&root().join("formats/vmt/lia_counter.vmt")).unwrap();
-    let run = verify::check_word(&ts, &request(Engine::Auto), &mut |_| {}).unwrap();
+    let run = verify::check_word(&ts, &request(Engine::Smt), &mut |_| {}).unwrap();
     assert_eq!(run.engine, "smt");
     match run.answer {
         Answer::Safe {
@@ -82,6 +82,27 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
             checker,
         } => assert!(!checker.is_empty()),
         other => panic!("{other:?}"),
+    }
+    // `auto` runs IC3+IA beside k-induction: either proof, checked.
+    let run = verify::check_word(&ts, &request(Engine::Auto), &mut |_| {}).unwrap();
+    match (run.engine, run.answer) {
+        (
+            "smt",
+            Answer::Safe {
+                evidence: Evidence::WordKInduction { k: 1 },
+                ..
+            },
+        ) => {}
+        (
+            "ic3ia",
+            Answer::Safe {
+                evidence: Evidence::WordInvariant { clauses, text },
+                ..
+            },
+        ) => {
+            assert!(clauses >= 1 && text.contains('x'), "{text}")
+        }
+        (engine, other) => panic!("{engine}: {other:?}"),
     }
     // x counts from 0; x < 2 fails in the third state: a replayed word trace.
     let bounded = Request {

@@ -113,6 +113,9 @@ pub enum EngineArg {
     /// Word-level BMC and k-induction on an SMT solver (`--smt`), proofs
     /// confirmed by another (BTOR2, VMT, DimSpec and C; not AIGER).
     Smt,
+    /// IC3 with implicit predicate abstraction on an SMT solver (`--smt`);
+    /// invariants confirmed by another (BTOR2, VMT, DimSpec and C; not AIGER).
+    Ic3ia,
 }
 
 /// Which SMT solver the word-level engine uses.

@@ -86,6 +86,7 @@ pub(super) fn request(
             EngineArg::Kind => Engine::Kind,
             EngineArg::Ic3 => Engine::Ic3,
             EngineArg::Smt => Engine::Smt,
+            EngineArg::Ic3ia => Engine::Ic3ia,
         },
         properties,
         max_depth: args.max_k,
@@ -228,6 +229,9 @@ pub(super) fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant
             }
             Evidence::WordKInduction { k } => {
                 o.number("k", k);
+            }
+            Evidence::WordInvariant { clauses, .. } => {
+                o.number("invariant_clauses", clauses);
             }
             Evidence::Invariant(cubes) => {
                 o.number("invariant_clauses", cubes.len());

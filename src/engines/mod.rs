@@ -7,6 +7,7 @@
 
 pub mod bmc;
 pub mod ic3;
+pub mod ic3ia;
 pub mod kind;
 pub mod portfolio;
 

@@ -70,6 +70,17 @@ impl Unfolding {
         self.ts.terms.var(&name, sort)
     }
 
+    /// A Bool variable of the caller's own (an activation variable),
+    /// named `base` unless the system or an earlier call took that name.
+    pub fn fresh_bool(&mut self, base: &str) -> Term {
+        let mut name = base.to_string();
+        while self.taken.contains(&name) {
+            name.push('\'');
+        }
+        self.taken.insert(name.clone());
+        self.ts.terms.var(&name, crate::ir::term::Sort::Bool)
+    }
+
     /// Creates the variables of steps up to `k`.
     fn reach(&mut self, k: usize) {
         while self.states.len() <= k {
@@ -99,8 +110,9 @@ impl Unfolding {
         self.inputs[k][j]
     }
 
-    /// `roots` at step `k` (primed states are those of step `k + 1`).
-    fn at(&mut self, roots: &[Term], k: usize) -> Vec<Term> {
+    /// `roots`, terms over the system's variables, at step `k` (primed
+    /// states are those of step `k + 1`).
+    pub fn at(&mut self, roots: &[Term], k: usize) -> Vec<Term> {
         self.reach(k + 1);
         let mut map = HashMap::new();
         for (i, s) in self.ts.states.iter().enumerate() {

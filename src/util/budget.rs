@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
+    /// The stop flags of the budgets this one was made a child of.
+    parents: Vec<Arc<AtomicBool>>,
     /// Resident bytes past which the budget is spent (`util::memory`).
     memory: Option<usize>,
 }
@@ -30,6 +32,7 @@ impl Budget {
         Budget {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            parents: Vec::new(),
             memory: None,
         }
     }
@@ -39,6 +42,7 @@ impl Budget {
         Budget {
             deadline: Instant::now().checked_add(timeout),
             stop: Arc::new(AtomicBool::new(false)),
+            parents: Vec::new(),
             memory: None,
         }
     }
@@ -59,9 +63,12 @@ impl Budget {
     /// Whether the deadline passed, the heap outgrew its limit, or a stop
     /// was requested.
     pub fn expired(&self) -> bool {
+        self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) || self.memory_spent()
+    }
+
+    fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.memory_spent()
+            || (self.parents.iter()).any(|p| p.load(Ordering::Relaxed))
     }
 
     fn memory_spent(&self) -> bool {
@@ -95,6 +102,20 @@ impl Budget {
                 (a, b) => a.or(b),
             },
             stop: self.stop.clone(),
+            parents: self.parents.clone(),
+            memory: self.memory,
+        }
+    }
+
+    /// A budget for one engine of a portfolio: this one's deadline, memory
+    /// limit and stop, and a stop of its own that leaves this one running.
+    pub fn child(&self) -> Budget {
+        let mut parents = self.parents.clone();
+        parents.push(self.stop.clone());
+        Budget {
+            deadline: self.deadline,
+            stop: Arc::new(AtomicBool::new(false)),
+            parents,
             memory: self.memory,
         }
     }

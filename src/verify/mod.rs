@@ -13,10 +13,12 @@
 use crate::bitblast::bitblast;
 use crate::check::{invariant, kinduction, replay, smt_proof, word};
 use crate::engines::ic3::{self, Ic3Options};
+use crate::engines::ic3ia::{self, IaVerdict};
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{bmc, Limits, Outcome, Proof, Stats, Verdict};
 use crate::formats::aiger::Aiger;
+use crate::formats::smtlib::print::Printer;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
@@ -40,6 +42,8 @@ pub enum Engine {
     Ic3,
     /// Word-level BMC and k-induction on the SMT layer.
     Smt,
+    /// IC3 with implicit predicate abstraction on the SMT layer.
+    Ic3ia,
 }
 
 /// What to decide and with what.
@@ -97,6 +101,13 @@ pub enum Evidence {
     WordKInduction {
         /// Depth (the step case assumes `k` good states).
         k: usize,
+    },
+    /// A word-level inductive invariant over the model's state variables.
+    WordInvariant {
+        /// Its clauses (lemmas over predicates).
+        clauses: usize,
+        /// The invariant as an SMT-LIB term over the state variables' names.
+        text: String,
     },
 }
 
@@ -214,14 +225,19 @@ pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, St
 /// its sorts allow, else (Int, Real) on the word-level engine. A trace is
 /// replayed on the terms of `ts`.
 pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
-    if request.engine == Engine::Smt {
-        return check_smt(ts, request, log);
+    match request.engine {
+        Engine::Smt => return check_smt(ts, request, log),
+        Engine::Ic3ia => return check_ic3ia(ts, request, log),
+        _ => {}
     }
     let blasted = match bitblast(ts) {
         Ok(b) => b,
         Err(reason) if smt::kind::unsupported(ts).is_none() => {
             log(&format!("not bit-blasted ({reason}); word-level engine"));
-            return check_smt(ts, request, log);
+            return match request.engine {
+                Engine::Auto => check_word_portfolio(ts, request, log),
+                _ => check_smt(ts, request, log),
+            };
         }
         Err(reason) => return Ok(Run::unknown(reason.to_string())),
     };
@@ -319,6 +335,137 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     Ok(Run {
         answer,
         engine: "smt",
+        stats,
+        circuit: None,
+    })
+}
+
+/// IC3+IA and the word-level BMC/k-induction in parallel on the SMT layer
+/// (two cores, two engines): the first checked verdict wins and stops the
+/// other. IC3+IA proves loops whose invariants are not k-inductive; BMC
+/// finds counterexamples that IC3+IA's refinement cannot reach.
+pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
+    enum Message {
+        Line(String),
+        Done(Box<Result<Run, String>>),
+    }
+    let budgets = [request.budget.child(), request.budget.child()];
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for (i, budget) in budgets.iter().enumerate() {
+            let tx = tx.clone();
+            let request = Request {
+                budget: budget.clone(),
+                ..request.clone()
+            };
+            scope.spawn(move || {
+                let mut line = |l: &str| {
+                    let _ = tx.send(Message::Line(l.to_string()));
+                };
+                let run = match i {
+                    0 => check_ic3ia(ts, &request, &mut line),
+                    _ => check_smt(ts, &request, &mut line),
+                };
+                let _ = tx.send(Message::Done(Box::new(run)));
+            });
+        }
+        drop(tx);
+        let mut inconclusive: Option<Run> = None;
+        for message in rx {
+            let run = match message {
+                Message::Line(l) => {
+                    log(&l);
+                    continue;
+                }
+                Message::Done(run) => *run,
+            };
+            match run {
+                Ok(run) if matches!(run.answer, Answer::Safe { .. } | Answer::Unsafe { .. }) => {
+                    budgets.iter().for_each(Budget::stop);
+                    return Ok(run);
+                }
+                // A proof its checker rejected outweighs an unknown.
+                Ok(run) => match &inconclusive {
+                    Some(Run {
+                        answer: Answer::Unconfirmed(_),
+                        ..
+                    }) => {}
+                    _ => inconclusive = Some(run),
+                },
+                Err(e) => {
+                    budgets.iter().for_each(Budget::stop);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(inconclusive.expect("two engines answered"))
+    })
+}
+
+/// IC3 with implicit predicate abstraction on the SMT layer; a trace is
+/// replayed with the term evaluator, an invariant checked by another solver
+/// through the checker's own encoding of the model as read.
+pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
+    let backend = request.smt;
+    let budget = &request.budget;
+    let props = &request.properties;
+    let start = Instant::now();
+    let (verdict, ia) = ic3ia::check(ts, props, backend, budget, request.max_depth, &mut |line| {
+        log(&format!("ic3ia: {line}"))
+    })?;
+    let mut stats = Stats {
+        depth: ia.ic3.frames,
+        time: start.elapsed(),
+        ..Stats::default()
+    };
+    stats.sat.calls = ia.checks;
+    stats.sat.time = ia.smt_time;
+    stats.ic3 = Some(ia.ic3.clone());
+    let answer = match verdict {
+        IaVerdict::Unsafe(trace) => match word::replay(ts, &trace, props) {
+            Ok(reached) if reached.step + 1 == trace.len() => Answer::Unsafe {
+                witness: Witness::Word(trace),
+                properties: reached.properties,
+            },
+            other => {
+                return Err(format!(
+                "internal error: the IC3+IA counterexample does not replay ({other:?}); no verdict"
+            ))
+            }
+        },
+        IaVerdict::Safe {
+            system,
+            invariant,
+            lemmas,
+        } => {
+            // The model as read, in a store that also holds the invariant:
+            // the engine's store only appended terms to a copy of this one.
+            let mut checked = ts.clone();
+            checked.terms = system.terms.clone();
+            let deadline = budget.deadline();
+            match smt_proof::check_invariant(&checked, invariant, props, backend.name(), deadline) {
+                Ok(checker) => {
+                    log(&format!(
+                        "ic3ia: the invariant of {lemmas} clauses is confirmed by {checker}"
+                    ));
+                    Answer::Safe {
+                        evidence: Evidence::WordInvariant {
+                            clauses: lemmas,
+                            text: Printer::new(&system.terms).term(invariant),
+                        },
+                        checker: checker.to_string(),
+                    }
+                }
+                Err(e) => Answer::Unconfirmed(format!(
+                    "the IC3+IA invariant could not be confirmed ({e}); no verdict"
+                )),
+            }
+        }
+        IaVerdict::Unknown(reason) => Answer::Unknown(reason),
+    };
+    Ok(Run {
+        answer,
+        engine: "ic3ia",
         stats,
         circuit: None,
     })
@@ -460,6 +607,9 @@ pub fn describe(evidence: &Evidence) -> String {
             format!("{k}-induction proof{how}")
         }
         Evidence::WordKInduction { k } => format!("word-level {k}-induction proof"),
+        Evidence::WordInvariant { clauses, .. } => {
+            format!("word-level inductive invariant of {clauses} clauses")
+        }
     }
 }
 
@@ -512,11 +662,15 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             },
         ),
         Engine::Ic3 => ic3::check(aig, &ic3_options),
-        Engine::Smt => Outcome {
+        Engine::Smt | Engine::Ic3ia => Outcome {
             verdict: Verdict::Unknown(
-                "the SMT engine runs on word-level models, not circuits".into(),
+                "the SMT and IC3+IA engines run on word-level models, not circuits".into(),
             ),
-            engine: "smt",
+            engine: if request.engine == Engine::Smt {
+                "smt"
+            } else {
+                "ic3ia"
+            },
             backend: limits.backend,
             stats: Default::default(),
         },

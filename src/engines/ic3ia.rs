@@ -1,0 +1,815 @@
+//! IC3 with implicit predicate abstraction (IC3+IA): the word-level IC3, as
+//! a domain of the one IC3 core (`engines::ic3`).
+//!
+//! Cimatti, Griggio, Mover, Tonetta, "IC3 Modulo Theories via Implicit
+//! Predicate Abstraction", TACAS 2014. The atoms of cubes are predicates
+//! (Bool terms over the current state); frames are clauses over them, and
+//! every query goes to the SMT layer ([`SmtSolver`]) with the concrete
+//! transition relation. The abstract relative-induction query
+//! F(X) ∧ ¬c(X) ∧ EQ(X,X̄) ∧ T(X̄,X̄') ∧ EQ(X̄',X') ∧ c(X') needs no copies
+//! here: F and c mention only predicates, and a predicate valuation met by
+//! some state is met by that state itself, so the query equals
+//! F(X) ∧ ¬c(X) ∧ T(X,X') ∧ c(X'). What makes it an abstraction is what
+//! the core carries between queries: a predecessor is the valuation of
+//! every predicate in the model (no concrete state), so a chain of
+//! obligations is an abstract path, which may not be a path of the system.
+//!
+//! - **Solvers.** One incremental solver holds T (with the constraints of
+//!   the current step) once, under an activation variable that step
+//!   queries assume (a bad state of a relational T may have no successor);
+//!   Init and each level's lemmas sit under activation variables too, and
+//!   a query on F_k assumes those of levels k and up and of the infinite
+//!   frame. The temporary ¬c(X) lives in a
+//!   push/pop scope; the solver is rebuilt after many scopes, since the
+//!   in-house solver keeps a closed scope's clauses (disabled).
+//! - **Counterexamples.** A chain reaching Init is checked by BMC along
+//!   its cubes on a fresh solver; a model is a real trace (replayed later
+//!   by the pipeline on the model as read).
+//! - **Refinement** of a spurious chain keeps every frame (predicates are
+//!   only added). Initial predicates: the atoms of Init and of the bad
+//!   terms and VMT `:predicate`s. The first refinement adds the atoms of
+//!   the transition relation and the constraints that mention current
+//!   states only, and those over primed states only, unprimed; each
+//!   refinement adds the weakest preconditions of the predicates through
+//!   the updates of T (BTOR2's next functions; every `x' = e` of a VMT
+//!   transition, one per program edge, in up to 8 combinations per
+//!   predicate), again kept where they mention current states only. A
+//!   chain that no new predicate can refine ends the run with `unknown`
+//!   and that reason.
+//!
+//! Limitations, by significance: no interpolation (Farkas interpolants from
+//! the simplex's conflicts are the next step), so refinement is only as
+//! good as the atoms and weakest preconditions it finds; predicates with
+//! inputs in them are dropped; no lifting of abstract predecessors.
+
+use crate::engines::ic3::{
+    Consecution, Counterexample, Cube, Domain, Found, Frames, Ic3, Ic3Options, Ic3Stats,
+    Interrupted, Model, StateLit, Step, Target, Want,
+};
+use crate::engines::Limits;
+use crate::ir::term::eval::Value;
+use crate::ir::term::{Op, Sort, Term, Terms};
+use crate::ir::ts::{Ts, WordTrace};
+use crate::smt::unfold::Unfolding;
+use crate::smt::{self, SmtResult, SmtSolver};
+use crate::util::budget::Budget;
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Push/pop scopes a solver may close before it is rebuilt.
+const REBUILD_AFTER: usize = 1000;
+
+/// What IC3+IA concluded.
+#[derive(Clone, Debug)]
+pub enum IaVerdict {
+    /// The property holds: `invariant`, a term of `system`'s store over its
+    /// state variables, is inductive and excludes the bad states.
+    Safe {
+        /// The system (with standard operators) whose store holds the invariant.
+        system: Box<Ts>,
+        /// The invariant.
+        invariant: Term,
+        /// Number of lemmas (clauses over predicates) in it.
+        lemmas: usize,
+    },
+    /// A counterexample (not yet replayed).
+    Unsafe(WordTrace),
+    /// No conclusion, with the reason.
+    Unknown(String),
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct IaStats {
+    /// The core's counters.
+    pub ic3: Ic3Stats,
+    /// Predicates at the end.
+    pub predicates: usize,
+    /// Spurious counterexamples refined away.
+    pub refinements: u64,
+    /// SMT checks over all solvers.
+    pub checks: u64,
+    /// Time in SMT checks.
+    pub smt_time: Duration,
+}
+
+/// The predicate domain of one system.
+pub struct Predicates {
+    u: Unfolding,
+    watched: Vec<usize>,
+    backend: smt::Backend,
+    budget: Budget,
+    /// Predicates over the system's current-state variables.
+    preds: Vec<Term>,
+    known: HashSet<Term>,
+    /// Each predicate at step 0 (X) and step 1 (X').
+    cur: Vec<Term>,
+    next: Vec<Term>,
+    solver: Box<dyn SmtSolver>,
+    init_solver: Box<dyn SmtSolver>,
+    init_cache: HashMap<Cube, bool>,
+    trans: Term,
+    init: Term,
+    /// Constraints and bad at step 0.
+    bad: Term,
+    /// Activation variable of T: bad states need no successor (a
+    /// relational T may have none), so only step queries assume it.
+    step: Term,
+    /// Activation variable of each level (level 0: Init) and of the infinite frame.
+    levels: Vec<Term>,
+    infinite: Term,
+    /// The state variables, and the next-state term of those whose next
+    /// value is a function of the current step.
+    state_vars: HashSet<Term>,
+    updates: HashMap<Term, Vec<Term>>,
+    /// Each primed variable's current-state variable.
+    unprime: HashMap<Term, Term>,
+    scopes: usize,
+    refinements: u64,
+    /// Checks and time of solvers already dropped.
+    retired: (u64, Duration),
+    /// Why a query gave up other than by the budget.
+    gave_up: Option<String>,
+}
+
+fn lit_term(terms: &mut Terms, atoms: &[Term], l: StateLit) -> Term {
+    let a = atoms[l.latch()];
+    if l.value() {
+        a
+    } else {
+        terms.not(a)
+    }
+}
+
+impl Predicates {
+    /// The domain of the bad properties `watched` of `ts`, its solvers
+    /// started on `backend`.
+    pub fn new(
+        ts: &Ts,
+        watched: &[usize],
+        backend: smt::Backend,
+        budget: &Budget,
+    ) -> Result<Predicates, String> {
+        let mut u = Unfolding::new(ts);
+        let init = u.init();
+        let trans = u.trans(0);
+        let bad = u.bad(watched, 0);
+        let constraints = u.constraints(0);
+        let bad = u.terms_mut().and_all(&[constraints, bad]);
+        let step = u.fresh_bool("ic3ia@step");
+        let system = u.ts().clone();
+        let state_vars: HashSet<Term> = system.states.iter().map(|s| s.var).collect();
+        let updates = updates(&system);
+        let unprime: HashMap<Term, Term> = (system.states.iter())
+            .filter_map(|s| s.next_var.map(|p| (p, s.var)))
+            .collect();
+        let levels = vec![u.fresh_bool("ic3ia@level0"), u.fresh_bool("ic3ia@level1")];
+        let infinite = u.fresh_bool("ic3ia@infinite");
+        let solver = backend.start(budget)?;
+        let mut init_solver = backend.start(budget)?;
+        init_solver.assert(u.terms(), init);
+        let mut domain = Predicates {
+            u,
+            watched: watched.to_vec(),
+            backend,
+            budget: budget.clone(),
+            preds: Vec::new(),
+            known: HashSet::new(),
+            cur: Vec::new(),
+            next: Vec::new(),
+            solver,
+            init_solver,
+            init_cache: HashMap::new(),
+            trans,
+            init,
+            bad,
+            step,
+            levels,
+            infinite,
+            state_vars,
+            updates,
+            unprime,
+            scopes: 0,
+            refinements: 0,
+            retired: (0, Duration::ZERO),
+            gave_up: None,
+        };
+        let mut initial: Vec<Term> = system.predicates.clone();
+        let mut roots: Vec<Term> = system.init.clone();
+        roots.extend(system.states.iter().filter_map(|s| s.init));
+        roots.extend(watched.iter().map(|&p| system.bad[p].term));
+        initial.extend(atoms(&system.terms, &roots));
+        domain.add_predicates(initial);
+        domain.load(&Frames::new());
+        Ok(domain)
+    }
+
+    /// The predicates so far.
+    pub fn predicates(&self) -> &[Term] {
+        &self.preds
+    }
+
+    /// Adds the predicates among `candidates` that are new and mention
+    /// current states only; returns how many were added.
+    fn add_predicates(&mut self, candidates: Vec<Term>) -> usize {
+        let mut added = 0;
+        for p in candidates {
+            if self.known.contains(&p) || !self.over_current_states(p) {
+                continue;
+            }
+            self.known.insert(p);
+            let at = self.u.at(&[p], 0)[0];
+            let primed = self.u.at(&[p], 1)[0];
+            self.preds.push(p);
+            self.cur.push(at);
+            self.next.push(primed);
+            added += 1;
+        }
+        added
+    }
+
+    /// Whether `t` is a Bool term over current-state variables (at least one).
+    fn over_current_states(&self, t: Term) -> bool {
+        let terms = self.u.terms();
+        if *terms.sort(t) != Sort::Bool {
+            return false;
+        }
+        let mut any = false;
+        for v in terms.topological(&[t]) {
+            if let Op::Var(..) = terms.op(v) {
+                if !self.state_vars.contains(&v) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// A fresh solver with T, Init and every lemma of `frames` under their
+    /// activation variables.
+    fn load(&mut self, frames: &Frames) {
+        let fresh = match self.backend.start(&self.budget) {
+            Ok(s) => s,
+            // The backend started before; keep the old solver if it cannot now.
+            Err(e) => {
+                self.gave_up = Some(e);
+                return;
+            }
+        };
+        let old = std::mem::replace(&mut self.solver, fresh);
+        let s = old.stats();
+        self.retired.0 += s.checks;
+        self.retired.1 += s.time;
+        self.scopes = 0;
+        let off = self.u.terms_mut().not(self.step);
+        let trans = self.u.terms_mut().or_all(&[off, self.trans]);
+        self.solver.assert(self.u.terms(), trans);
+        let guard = self.u.terms_mut().not(self.levels[0]);
+        let init = self.u.terms_mut().or_all(&[guard, self.init]);
+        self.solver.assert(self.u.terms(), init);
+        for level in 1..=frames.top() {
+            for cube in frames.at(level) {
+                self.assert_lemma(cube, self.levels[level]);
+            }
+        }
+        for cube in frames.infinite() {
+            self.assert_lemma(cube, self.infinite);
+        }
+    }
+
+    /// The clause ¬cube over the current state.
+    fn clause(&mut self, cube: &Cube) -> Term {
+        let negated: Vec<Term> = (cube.lits().iter())
+            .map(|&l| {
+                lit_term(
+                    self.u.terms_mut(),
+                    &self.cur,
+                    StateLit::new(l.latch(), !l.value()),
+                )
+            })
+            .collect();
+        self.u.terms_mut().or_all(&negated)
+    }
+
+    fn assert_lemma(&mut self, cube: &Cube, act: Term) {
+        let clause = self.clause(cube);
+        let off = self.u.terms_mut().not(act);
+        let guarded = self.u.terms_mut().or_all(&[off, clause]);
+        self.solver.assert(self.u.terms(), guarded);
+    }
+
+    /// The activation variables of frame F_level.
+    fn frame(&self, level: usize) -> Vec<Term> {
+        if level == 0 {
+            return vec![self.levels[0]];
+        }
+        let mut acts = self.levels[level..].to_vec();
+        acts.push(self.infinite);
+        acts
+    }
+
+    /// Maps an answer to sat/unsat; an unknown one ends the run.
+    fn answer(&mut self, result: SmtResult) -> Result<bool, Interrupted> {
+        match result {
+            SmtResult::Sat => Ok(true),
+            SmtResult::Unsat => Ok(false),
+            SmtResult::Unknown(why) => {
+                if !self.budget.expired() {
+                    self.gave_up = Some(why);
+                }
+                Err(Interrupted)
+            }
+        }
+    }
+
+    fn ask(&mut self, assumptions: &[Term]) -> Result<bool, Interrupted> {
+        let result = self.solver.check(self.u.terms(), assumptions);
+        self.answer(result)
+    }
+
+    fn bool_value(&mut self, t: Term) -> Result<bool, Interrupted> {
+        match self.solver.value(self.u.terms(), t) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => {
+                self.gave_up = Some(format!("a predicate has the non-Boolean value {other:?}"));
+                Err(Interrupted)
+            }
+            Err(e) => {
+                self.gave_up = Some(e);
+                Err(Interrupted)
+            }
+        }
+    }
+
+    /// The valuation of every predicate in the last model.
+    fn valuation(&mut self) -> Result<Vec<bool>, Interrupted> {
+        (0..self.cur.len())
+            .map(|i| self.bool_value(self.cur[i]))
+            .collect()
+    }
+
+    /// The cube's literals over the current state.
+    fn current_lits(&mut self, cube: &Cube) -> Vec<Term> {
+        (cube.lits().iter())
+            .map(|&l| lit_term(self.u.terms_mut(), &self.cur, l))
+            .collect()
+    }
+
+    /// The literals of `cube` that Init needs to exclude it (an unsat core
+    /// of Init ∧ cube); all of them if the solver cannot tell.
+    fn init_core(&mut self, cube: &Cube) -> Result<Vec<StateLit>, Interrupted> {
+        let lits = self.current_lits(cube);
+        let result = self.init_solver.check(self.u.terms(), &lits);
+        if self.answer(result)? {
+            return Ok(cube.lits().to_vec());
+        }
+        let core: HashSet<Term> = self.init_solver.unsat_core().into_iter().collect();
+        Ok((cube.lits().iter().zip(&lits))
+            .filter(|(_, t)| core.contains(t))
+            .map(|(&l, _)| l)
+            .collect())
+    }
+
+    /// New predicates against a spurious chain; how many.
+    fn refine(&mut self) -> usize {
+        self.refinements += 1;
+        let system = self.u.ts().clone();
+        let mut candidates = Vec::new();
+        if self.refinements == 1 {
+            // The atoms of T: those over current states as they are, those
+            // over primed states only as the same condition one step on.
+            let mut roots = system.trans.clone();
+            roots.extend(&system.constraints);
+            roots.extend(system.states.iter().filter_map(|s| s.next));
+            let found = atoms(&system.terms, &roots);
+            let unprimed = self.u.terms_mut().substitute(&found, &self.unprime);
+            candidates.extend(found);
+            candidates.extend(unprimed);
+        }
+        // Weakest preconditions through each combination of the updates
+        // of the predicate's variables (one combination per edge of T, at
+        // most WP_VARIANTS per predicate).
+        const WP_VARIANTS: usize = 8;
+        for p in self.preds.clone() {
+            let vars: Vec<Term> = (self.u.terms().topological(&[p]).into_iter())
+                .filter(|v| self.updates.contains_key(v))
+                .collect();
+            let mut maps: Vec<HashMap<Term, Term>> = vec![HashMap::new()];
+            for v in vars {
+                let mut more = Vec::new();
+                for m in &maps {
+                    for &e in &self.updates[&v] {
+                        if more.len() >= WP_VARIANTS {
+                            break;
+                        }
+                        let mut m = m.clone();
+                        m.insert(v, e);
+                        more.push(m);
+                    }
+                }
+                maps = more;
+            }
+            for m in maps.iter().filter(|m| !m.is_empty()) {
+                let image = self.u.terms_mut().substitute(&[p], m)[0];
+                candidates.extend(atoms(self.u.terms(), &[image]));
+            }
+        }
+        self.add_predicates(candidates)
+    }
+
+    /// Concrete BMC along the chain's cubes: the trace, if there is one.
+    fn simulate(&mut self, chain: &[Step]) -> Result<Option<WordTrace>, Interrupted> {
+        let mut bmc = match self.backend.start(&self.budget) {
+            Ok(s) => s,
+            Err(e) => {
+                self.gave_up = Some(e);
+                return Err(Interrupted);
+            }
+        };
+        let n = chain.len();
+        let mut parts = vec![self.u.init()];
+        for (k, step) in chain.iter().enumerate() {
+            let at = self.u.at(&self.preds.clone(), k);
+            for &l in step.cube.lits() {
+                parts.push(lit_term(self.u.terms_mut(), &at, l));
+            }
+            if k + 1 < n {
+                parts.push(self.u.trans(k));
+            }
+        }
+        parts.push(self.u.constraints(n - 1));
+        parts.push(self.u.bad(&self.watched, n - 1));
+        let path = self.u.terms_mut().and_all(&parts);
+        bmc.assert(self.u.terms(), path);
+        let result = bmc.check(self.u.terms(), &[]);
+        let stats = bmc.stats();
+        self.retired.0 += stats.checks;
+        self.retired.1 += stats.time;
+        if !self.answer(result)? {
+            return Ok(None);
+        }
+        let mut trace = WordTrace {
+            states: Vec::new(),
+            inputs: Vec::new(),
+        };
+        let (states, inputs) = (self.u.ts().states.len(), self.u.ts().inputs.len());
+        for k in 0..n {
+            let mut row = Vec::new();
+            for i in 0..states {
+                let v = self.u.state(i, k);
+                row.push(bmc.value(self.u.terms(), v).map_err(|e| {
+                    self.gave_up = Some(e);
+                    Interrupted
+                })?);
+            }
+            let mut ins = Vec::new();
+            for j in 0..inputs {
+                let v = self.u.input(j, k);
+                ins.push(bmc.value(self.u.terms(), v).map_err(|e| {
+                    self.gave_up = Some(e);
+                    Interrupted
+                })?);
+            }
+            trace.states.push(row);
+            trace.inputs.push(ins);
+        }
+        Ok(Some(trace))
+    }
+
+    /// The invariant ∧ ¬cube over the system's variables.
+    fn invariant(&mut self, cubes: &[Cube]) -> Term {
+        let preds = self.preds.clone();
+        let clauses: Vec<Term> = (cubes.iter())
+            .map(|c| {
+                let negated: Vec<Term> = (c.lits().iter())
+                    .map(|&l| {
+                        let flipped = StateLit::new(l.latch(), !l.value());
+                        lit_term(self.u.terms_mut(), &preds, flipped)
+                    })
+                    .collect();
+                self.u.terms_mut().or_all(&negated)
+            })
+            .collect();
+        self.u.terms_mut().and_all(&clauses)
+    }
+
+    fn checks(&self) -> (u64, Duration) {
+        let (a, b) = (self.solver.stats(), self.init_solver.stats());
+        (
+            self.retired.0 + a.checks + b.checks,
+            self.retired.1 + a.time + b.time,
+        )
+    }
+}
+
+impl Domain for Predicates {
+    type Trace = WordTrace;
+
+    fn atoms(&self) -> usize {
+        self.preds.len()
+    }
+
+    fn intersects_init(&mut self, cube: &Cube) -> Result<bool, Interrupted> {
+        if let Some(&known) = self.init_cache.get(cube) {
+            return Ok(known);
+        }
+        let lits = self.current_lits(cube);
+        let result = self.init_solver.check(self.u.terms(), &lits);
+        let meets = self.answer(result)?;
+        self.init_cache.insert(cube.clone(), meets);
+        Ok(meets)
+    }
+
+    fn bad_state(
+        &mut self,
+        level: usize,
+        _activity: &[f64],
+    ) -> Result<Option<(Cube, Vec<bool>)>, Interrupted> {
+        let mut assumptions = self.frame(level);
+        assumptions.push(self.bad);
+        if !self.ask(&assumptions)? {
+            return Ok(None);
+        }
+        let values = self.valuation()?;
+        let cube = Cube::new(
+            (values.iter().enumerate())
+                .map(|(i, &v)| StateLit::new(i, v))
+                .collect(),
+        );
+        Ok(Some((cube, Vec::new())))
+    }
+
+    fn relative_induction(
+        &mut self,
+        cube: &Cube,
+        level: usize,
+        want: Want,
+        activity: &[f64],
+        frames: &Frames,
+    ) -> Result<Consecution, Interrupted> {
+        let mut order: Vec<StateLit> = cube.lits().to_vec();
+        order.sort_by(|a, b| activity[b.latch()].total_cmp(&activity[a.latch()]));
+        let primed: Vec<Term> = (order.iter())
+            .map(|&l| lit_term(self.u.terms_mut(), &self.next, l))
+            .collect();
+        let clause = self.clause(cube);
+        self.solver.push();
+        self.solver.assert(self.u.terms(), clause);
+        let mut assumptions = primed.clone();
+        assumptions.extend(self.frame(level - 1));
+        assumptions.push(self.step);
+        let answer = match self.ask(&assumptions) {
+            Err(e) => Err(e),
+            Ok(true) => {
+                let mut model = Model {
+                    state: Vec::new(),
+                    inputs: Vec::new(),
+                    needed: Vec::new(),
+                    next: Vec::new(),
+                };
+                let mut read = || -> Result<(), Interrupted> {
+                    for &l in want.next {
+                        let v = self.bool_value(self.next[l.latch()])?;
+                        model.next.push(StateLit::new(l.latch(), v));
+                    }
+                    if want.model {
+                        model.state = self.valuation()?;
+                        model.needed = vec![true; model.state.len()];
+                    }
+                    Ok(())
+                };
+                read().map(|()| Consecution::Predecessor(model))
+            }
+            Ok(false) => {
+                let core: HashSet<Term> = self.solver.unsat_core().into_iter().collect();
+                let kept: Vec<StateLit> = (order.iter().zip(&primed))
+                    .filter(|(_, t)| core.contains(t))
+                    .map(|(&l, _)| l)
+                    .collect();
+                Ok(Consecution::Inductive(Cube::new(kept)))
+            }
+        };
+        self.solver.pop();
+        self.scopes += 1;
+        let answer = match answer? {
+            Consecution::Inductive(core) if self.intersects_init(&core)? => {
+                // Add back what Init needs to exclude the cube.
+                let mut lits = core.lits().to_vec();
+                for l in self.init_core(cube)? {
+                    if !core.has_latch(l.latch()) {
+                        lits.push(l);
+                    }
+                }
+                Consecution::Inductive(Cube::new(lits))
+            }
+            other => other,
+        };
+        if self.scopes > REBUILD_AFTER {
+            self.load(frames);
+        }
+        Ok(answer)
+    }
+
+    /// An abstract predecessor is its whole valuation: there is no
+    /// concrete state to lift.
+    fn lift(
+        &mut self,
+        model: &Model,
+        _target: Target,
+        _activity: &[f64],
+    ) -> Result<Cube, Interrupted> {
+        Ok(Cube::new(
+            (model.state.iter().enumerate())
+                .map(|(i, &v)| StateLit::new(i, v))
+                .collect(),
+        ))
+    }
+
+    fn add_lemma(&mut self, cube: &Cube, level: usize) {
+        let act = self.levels[level];
+        self.assert_lemma(cube, act);
+    }
+
+    fn add_level(&mut self, level: usize, _frames: &Frames) {
+        while self.levels.len() <= level {
+            let name = format!("ic3ia@level{}", self.levels.len());
+            let act = self.u.fresh_bool(&name);
+            self.levels.push(act);
+        }
+    }
+
+    fn add_infinite(&mut self, cubes: &[Cube]) {
+        for cube in cubes {
+            self.assert_lemma(cube, self.infinite);
+        }
+    }
+
+    fn closed_under_step(
+        &mut self,
+        _infinite: &[Cube],
+        candidates: &[Cube],
+    ) -> Result<Vec<bool>, Interrupted> {
+        self.solver.push();
+        for cube in candidates {
+            let clause = self.clause(cube);
+            self.solver.assert(self.u.terms(), clause);
+        }
+        let mut closed = Vec::with_capacity(candidates.len());
+        let mut result = Ok(());
+        for cube in candidates {
+            let mut assumptions: Vec<Term> = (cube.lits().iter())
+                .map(|&l| lit_term(self.u.terms_mut(), &self.next, l))
+                .collect();
+            assumptions.extend([self.infinite, self.step]);
+            match self.ask(&assumptions) {
+                Ok(steps_into) => closed.push(!steps_into),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.solver.pop();
+        self.scopes += 1;
+        result.map(|()| closed)
+    }
+
+    fn counterexample(&mut self, chain: &[Step]) -> Result<Counterexample<WordTrace>, Interrupted> {
+        if let Some(trace) = self.simulate(chain)? {
+            return Ok(Counterexample::Real(trace));
+        }
+        if self.refine() == 0 {
+            self.gave_up = Some(format!(
+                "IC3+IA: a spurious abstract counterexample of {} steps, and no new predicate to refine it",
+                chain.len()
+            ));
+            return Err(Interrupted);
+        }
+        Ok(Counterexample::Spurious)
+    }
+
+    fn add_stats(&self, stats: &mut Ic3Stats) {
+        let (checks, time) = self.checks();
+        stats.sat.calls += checks;
+        stats.sat.time += time;
+    }
+}
+
+/// The next values each state may take: BTOR2's next function, or every
+/// `e` of an equation `x' = e` (`e` without primed variables) anywhere in a
+/// relational transition (typically one per edge of a program).
+fn updates(ts: &Ts) -> HashMap<Term, Vec<Term>> {
+    let mut map: HashMap<Term, Vec<Term>> = HashMap::new();
+    let primed: HashMap<Term, Term> = (ts.states.iter())
+        .filter_map(|s| s.next_var.map(|p| (p, s.var)))
+        .collect();
+    for s in &ts.states {
+        if let Some(n) = s.next {
+            map.entry(s.var).or_default().push(n);
+        }
+    }
+    for t in ts.terms.topological(&ts.trans) {
+        if *ts.terms.op(t) != Op::Eq {
+            continue;
+        }
+        let (a, b) = (ts.terms.args(t)[0], ts.terms.args(t)[1]);
+        for (x, e) in [(a, b), (b, a)] {
+            let Some(&var) = primed.get(&x) else { continue };
+            let unprimed = (ts.terms.topological(&[e]).iter()).all(|v| !primed.contains_key(v));
+            let known = map.entry(var).or_default();
+            if unprimed && !known.contains(&e) {
+                known.push(e);
+            }
+        }
+    }
+    map
+}
+
+/// The atoms of `roots`: Bool-sorted subterms that are not Boolean
+/// connectives (comparisons, equalities of non-Bool terms, Bool variables),
+/// found under connectives and inside non-Bool terms (`ite` conditions).
+pub fn atoms(terms: &Terms, roots: &[Term]) -> Vec<Term> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<Term> = roots.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let args = terms.args(t);
+        let bool_args = args.first().is_some_and(|&a| *terms.sort(a) == Sort::Bool);
+        let connective = match terms.op(t) {
+            Op::Not | Op::And | Op::Or | Op::Xor | Op::Implies => true,
+            Op::Ite => *terms.sort(t) == Sort::Bool,
+            Op::Eq | Op::Distinct => bool_args,
+            Op::Bool(_) => continue,
+            _ => false,
+        };
+        if !connective && *terms.sort(t) == Sort::Bool {
+            out.push(t);
+        }
+        stack.extend(args);
+    }
+    out.sort();
+    out
+}
+
+/// Runs IC3+IA on the bad properties `watched` of `ts`.
+pub fn check(
+    ts: &Ts,
+    watched: &[usize],
+    backend: smt::Backend,
+    budget: &Budget,
+    max_depth: Option<usize>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(IaVerdict, IaStats), String> {
+    if let Some(reason) = smt::kind::unsupported(ts) {
+        return Ok((IaVerdict::Unknown(reason), IaStats::default()));
+    }
+    let start = Instant::now();
+    let domain = Predicates::new(ts, watched, backend, budget)?;
+    progress(&format!("{} initial predicates", domain.preds.len()));
+    let options = Ic3Options {
+        limits: Limits {
+            max_depth,
+            budget: budget.clone(),
+            ..Limits::default()
+        },
+        pin_domain: false,
+        ..Ic3Options::default()
+    };
+    let mut ic3 = Ic3::with_domain(domain, options);
+    let found = ic3.search();
+    let mut stats = IaStats {
+        ic3: ic3.stats(),
+        ..IaStats::default()
+    };
+    let domain = ic3.domain_mut();
+    stats.predicates = domain.preds.len();
+    stats.refinements = domain.refinements;
+    (stats.checks, stats.smt_time) = domain.checks();
+    progress(&format!(
+        "{} frames, {} predicates, {} refinements, {} SMT checks in {:.2?} (of {:.2?})",
+        stats.ic3.frames,
+        stats.predicates,
+        stats.refinements,
+        stats.checks,
+        stats.smt_time,
+        start.elapsed()
+    ));
+    let verdict = match found {
+        Ok(Some(Found::Trace(trace))) => IaVerdict::Unsafe(trace),
+        Ok(Some(Found::Proof(cubes))) => IaVerdict::Safe {
+            invariant: domain.invariant(&cubes),
+            system: Box::new(domain.u.ts().clone()),
+            lemmas: cubes.len(),
+        },
+        Ok(None) => IaVerdict::Unknown(format!("no proof within {} frames", stats.ic3.frames)),
+        Err(Interrupted) => IaVerdict::Unknown(match domain.gave_up.take() {
+            Some(why) => why,
+            None => budget.reason().to_string(),
+        }),
+    };
+    Ok((verdict, stats))
+}
