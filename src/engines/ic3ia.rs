@@ -33,9 +33,12 @@
 //!   refinement adds the weakest preconditions of the predicates through
 //!   the updates of T (BTOR2's next functions; every `x' = e` of a VMT
 //!   transition, one per program edge, in up to 8 combinations per
-//!   predicate), again kept where they mention current states only. A
-//!   chain that no new predicate can refine ends the run with `unknown`
-//!   and that reason.
+//!   predicate, an `ite` chain over edges counting one update per leaf),
+//!   again kept where they mention current states only. When that finds
+//!   nothing new, every bit of every bit-vector state becomes a predicate
+//!   (the abstraction is then exact there, as bit-level IC3 is). A chain
+//!   that no new predicate can refine ends the run with `unknown` and that
+//!   reason.
 //!
 //! Limitations, by significance: no interpolation (Farkas interpolants from
 //! the simplex's conflicts are the next step), so refinement is only as
@@ -418,6 +421,24 @@ impl Predicates {
         self.add_predicates(candidates)
     }
 
+    /// The last resort on bit-vectors: every bit of every bit-vector state
+    /// as a predicate (the abstraction is then exact on those states, as
+    /// bit-level IC3 is). Returns how many were new.
+    fn bit_predicates(&mut self) -> usize {
+        let states: Vec<Term> = self.u.ts().states.iter().map(|s| s.var).collect();
+        let mut bits = Vec::new();
+        for v in states {
+            let Sort::BitVec(w) = *self.u.terms().sort(v) else { continue };
+            for i in 0..w {
+                let terms = self.u.terms_mut();
+                let bit = terms.mk(Op::Extract(i, i), &[v]);
+                let one = terms.bv(crate::ir::bv::BvValue::from_u64(1, 1));
+                bits.push(terms.eq(bit, one));
+            }
+        }
+        self.add_predicates(bits)
+    }
+
     /// Concrete BMC along the chain's cubes: the trace, if there is one.
     fn simulate(&mut self, chain: &[Step]) -> Result<Option<WordTrace>, Interrupted> {
         let mut bmc = match self.backend.start(&self.budget) {
@@ -679,7 +700,7 @@ impl Domain for Predicates {
         if let Some(trace) = self.simulate(chain)? {
             return Ok(Counterexample::Real(trace));
         }
-        if self.refine() == 0 {
+        if self.refine() == 0 && self.bit_predicates() == 0 {
             self.gave_up = Some(format!(
                 "IC3+IA: a spurious abstract counterexample of {} steps, and no new predicate to refine it",
                 chain.len()
@@ -717,9 +738,18 @@ fn updates(ts: &Ts) -> HashMap<Term, Vec<Term>> {
         for (x, e) in [(a, b), (b, a)] {
             let Some(&var) = primed.get(&x) else { continue };
             let unprimed = (ts.terms.topological(&[e]).iter()).all(|v| !primed.contains_key(v));
+            if !unprimed {
+                continue;
+            }
+            // An `ite` chain over the edges is one update per leaf.
             let known = map.entry(var).or_default();
-            if unprimed && !known.contains(&e) {
-                known.push(e);
+            let mut leaves = vec![e];
+            while let Some(l) = leaves.pop() {
+                if *ts.terms.op(l) == Op::Ite {
+                    leaves.extend(&ts.terms.args(l)[1..]);
+                } else if !known.contains(&l) {
+                    known.push(l);
+                }
             }
         }
     }

@@ -307,7 +307,10 @@ impl<D: Domain> Ic3<D> {
                 let ob = self.queue.get(id);
                 (ob.level, ob.cube.clone())
             };
-            if level == 0 {
+            // A cube with an initial state starts a chain as a level-0 one
+            // does (with predicates, a predecessor's valuation can meet Init
+            // above level 0; bit-level cubes never do).
+            if level == 0 || self.domain.intersects_init(&cube)? {
                 match self.counterexample_from(id)? {
                     Counterexample::Real(t) => return Ok(Some(t)),
                     // The domain refined itself: the obligations may no
