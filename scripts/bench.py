@@ -10,7 +10,9 @@ whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
 With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
 --certify every safe answer writes a certificate that `invar certify` checks.
 With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar;
-with --tool ric3, rIC3's IC3 (`rIC3 F -e ic3`; RIC3 names the binary).
+with --tool ric3, rIC3's IC3 (`rIC3 F -e ic3`; RIC3 names the binary);
+with --tool spacer, z3's Spacer on the Horn clauses `invar convert F F.chc`
+writes (sat: safe, unsat: unsafe; the conversion's time counts).
 """
 import argparse
 import concurrent.futures as cf
@@ -134,6 +136,27 @@ def run_ric3(path, timeout):
     return {10: "unsafe", 20: "safe"}.get(code, "unknown"), elapsed, ""
 
 
+def run_spacer(path, timeout):
+    """z3's Spacer on a CHC translation of a word-level model (or C)."""
+    start = time.time()
+    invar = os.environ.get("INVAR") or os.path.join(ROOT, "target", "release", "invar")
+    with tempfile.TemporaryDirectory() as tmp:
+        chc = os.path.join(tmp, "model.chc")
+        p = subprocess.run([invar, "convert", path, chc], capture_output=True, text=True)
+        if p.returncode not in (0,) or not os.path.exists(chc):
+            return "unknown", time.time() - start, "no translation: " + p.stderr.strip()[-80:]
+        try:
+            left = max(1, int(timeout - (time.time() - start)))
+            q = subprocess.run(["z3", "-smt2", f"-T:{left}", chc],
+                               capture_output=True, text=True, timeout=timeout + 10)
+            out = q.stdout.strip().splitlines()
+            answer = out[0] if out else ""
+        except subprocess.TimeoutExpired:
+            answer = ""
+    elapsed = time.time() - start
+    return {"sat": "safe", "unsat": "unsafe"}.get(answer, "unknown"), elapsed, ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("set")
@@ -141,7 +164,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("--certify", action="store_true")
-    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "ric3"])
+    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "ric3", "spacer"])
     args, extra = ap.parse_known_args()
     args.extra = [a for a in extra if a != "--"]
     rows = load(args.set)
@@ -152,6 +175,8 @@ def main():
             return run_abc(path, args.timeout)
         if args.tool == "ric3":
             return run_ric3(path, args.timeout)
+        if args.tool == "spacer":
+            return run_spacer(path, args.timeout)
         return run_invar(path, args.timeout, args.extra, args.replay, args.certify)
 
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:

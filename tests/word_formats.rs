@@ -467,3 +467,42 @@ fn vmt_edge_case_model_holds_in_the_evaluator_and_the_engines() {
     let out = invar(&["check", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(20));
 }
+
+/// The Horn clauses `invar convert` writes (`.chc`) mean what the model
+/// means: z3's Spacer, an independent CHC solver, finds them satisfiable
+/// (safe) or unsatisfiable (unsafe) as the VMT samples' manifest says.
+#[test]
+fn horn_clauses_give_the_manifest_verdicts_to_spacer() {
+    let dir = root().join("hwmcc-samples/vmt");
+    let dir_out = std::env::temp_dir().join(format!("invar-chc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir_out).unwrap();
+    let mut agreed = 0;
+    for (path, expected) in expectations(&dir) {
+        if expected != "safe" && expected != "unsafe" {
+            continue;
+        }
+        let chc = dir_out.join("model.chc");
+        let out = invar(&["convert", path.to_str().unwrap(), chc.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", path.display());
+        let z3 = Command::new("z3")
+            .args(["-smt2", "-T:10", chc.to_str().unwrap()])
+            .output()
+            .expect("z3 runs");
+        let answer = String::from_utf8_lossy(&z3.stdout);
+        let verdict = match answer.lines().next() {
+            Some("sat") => "safe",
+            Some("unsat") => "unsafe",
+            _ => continue,
+        };
+        assert_eq!(
+            verdict,
+            expected,
+            "{}: Spacer on the clauses",
+            path.display()
+        );
+        agreed += 1;
+    }
+    std::fs::remove_dir_all(&dir_out).ok();
+    // Measured: 24 of the 26 with a reference, within 10 s each.
+    assert!(agreed >= 18, "Spacer decided only {agreed}");
+}

@@ -41,7 +41,8 @@ pub enum Command {
     },
     /// Convert between model formats, chosen by the file extensions: .aag and
     /// .aig both ways; .btor2, .vmt, .dimspec and C to .vmt, .btor2, .dimspec,
-    /// or to .aag/.aig by bit-blasting.
+    /// .chc (Horn clauses, for CHC solvers such as z3's Spacer), or to .aag/.aig
+    /// by bit-blasting.
     Convert {
         /// The input model.
         input: PathBuf,

@@ -196,48 +196,58 @@ fn request(engine: Engine, props: &[usize], timeout: f64) -> Request {
     }
 }
 
-/// The SMT engine on each word-level system; prints rows and returns the
-/// counts of safe, unsafe and failed answers. Its answers are checked inside
-/// (trace replay on the system, proof re-asked of another solver).
+/// The word-level engines (BMC/k-induction and IC3+IA on the SMT layer) on
+/// each word-level system; prints rows and returns the counts of safe,
+/// unsafe and failed answers. Their answers are checked inside (trace
+/// replay on the system, proof re-asked of another solver).
 fn smt_rows(
     systems: &[(&'static str, Ts)],
     props: &[usize],
     timeout: f64,
 ) -> (usize, usize, usize) {
     let (mut safe, mut unsafe_, mut failures) = (0, 0, 0);
+    let engines: [(Engine, &str, WordEngine); 2] = [
+        (Engine::Smt, "smt", verify::check_smt),
+        (Engine::Ic3ia, "ic3ia", verify::check_ic3ia),
+    ];
     for (label, system) in systems {
-        let start = Instant::now();
-        let request = request(Engine::Smt, props, timeout);
-        let answer = verify::check_smt(system, &request, &mut |_| {}).map(|r| r.answer);
-        let (verdict, check) = match answer {
-            Ok(Answer::Unsafe { witness, .. }) => {
-                unsafe_ += 1;
-                (
-                    "unsafe",
-                    format!("trace of {} steps replays", witness.len()),
-                )
-            }
-            Ok(Answer::Safe { evidence, checker }) => {
-                safe += 1;
-                (
-                    "safe",
-                    format!("{} confirmed by {checker}", verify::describe(&evidence)),
-                )
-            }
-            Ok(Answer::Unconfirmed(reason)) => {
-                failures += 1;
-                ("unknown", format!("FAILED: {reason}"))
-            }
-            Ok(Answer::Unknown(reason)) => ("unknown", reason),
-            Err(e) => {
-                failures += 1;
-                ("error", format!("FAILED: {e}"))
-            }
-        };
-        print_row(label, "smt", verdict, start, &check);
+        for &(engine, name, check) in &engines {
+            let start = Instant::now();
+            let request = request(engine, props, timeout);
+            let answer = check(system, &request, &mut |_| {}).map(|r| r.answer);
+            let (verdict, check) = match answer {
+                Ok(Answer::Unsafe { witness, .. }) => {
+                    unsafe_ += 1;
+                    (
+                        "unsafe",
+                        format!("trace of {} steps replays", witness.len()),
+                    )
+                }
+                Ok(Answer::Safe { evidence, checker }) => {
+                    safe += 1;
+                    (
+                        "safe",
+                        format!("{} confirmed by {checker}", verify::describe(&evidence)),
+                    )
+                }
+                Ok(Answer::Unconfirmed(reason)) => {
+                    failures += 1;
+                    ("unknown", format!("FAILED: {reason}"))
+                }
+                Ok(Answer::Unknown(reason)) => ("unknown", reason),
+                Err(e) => {
+                    failures += 1;
+                    ("error", format!("FAILED: {e}"))
+                }
+            };
+            print_row(label, name, verdict, start, &check);
+        }
     }
     (safe, unsafe_, failures)
 }
+
+/// A word-level engine of the pipeline.
+type WordEngine = fn(&Ts, &verify::Request, verify::Log) -> Result<verify::Run, String>;
 
 /// The cross-check of a model only the SMT engine takes (Int, Real).
 fn smt_only(

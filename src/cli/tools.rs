@@ -149,6 +149,7 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
             Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),
+            Some("chc") => invar::formats::chc::write(&ts).into_bytes(),
             Some("btor2" | "btor") => btor2::write(&ts)
                 .map_err(|e| format!("{}: {}", input.display(), e.0))?
                 .into_bytes(),
@@ -167,7 +168,7 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
             }
             _ => {
                 return Err(format!(
-                    "{}: unknown output format for a word-level model; expected .vmt, .btor2, .dimspec, .aag or .aig",
+                    "{}: unknown output format for a word-level model; expected .vmt, .btor2, .dimspec, .chc (Horn clauses), .aag or .aig",
                     output.display()
                 ))
             }

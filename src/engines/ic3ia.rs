@@ -428,7 +428,9 @@ impl Predicates {
         let states: Vec<Term> = self.u.ts().states.iter().map(|s| s.var).collect();
         let mut bits = Vec::new();
         for v in states {
-            let Sort::BitVec(w) = *self.u.terms().sort(v) else { continue };
+            let Sort::BitVec(w) = *self.u.terms().sort(v) else {
+                continue;
+            };
             for i in 0..w {
                 let terms = self.u.terms_mut();
                 let bit = terms.mk(Op::Extract(i, i), &[v]);

@@ -2,6 +2,7 @@
 
 pub mod aiger;
 pub mod btor2;
+pub mod chc;
 pub mod dimspec;
 pub mod smtlib;
 pub mod vmt;

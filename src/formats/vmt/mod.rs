@@ -6,7 +6,7 @@
 //! not paired by `:next` are inputs.
 
 mod trace;
-mod write;
+pub(crate) mod write;
 
 pub use trace::{read_trace, write_trace, PartialTrace};
 pub use write::write;

@@ -17,72 +17,121 @@ use crate::ir::ts::Ts;
 use std::collections::HashSet;
 use std::fmt::Write;
 
+/// A system in relational form, ready to print: next functions as
+/// equations over primed copies, constraints in `trans` (every step before
+/// the last) and as premises of the properties (the last step), operators
+/// outside SMT-LIB lowered. Shared by the VMT and CHC writers.
+pub(crate) struct Relational {
+    /// The store, grown by the primed copies and the lowering.
+    pub terms: crate::ir::term::Terms,
+    /// The primed copy of each state.
+    pub primed: Vec<Term>,
+    /// Initial conditions.
+    pub init: Vec<Term>,
+    /// Transition conjuncts.
+    pub trans: Vec<Term>,
+    /// Properties: `constraints ⇒ ¬bad` per bad term.
+    pub props: Vec<Term>,
+    /// Liveness properties.
+    pub live: Vec<Term>,
+    /// Predicates.
+    pub predicates: Vec<Term>,
+}
+
+impl Relational {
+    /// The relational form of `ts`.
+    pub fn of(ts: &Ts) -> Relational {
+        let mut terms = ts.terms.clone();
+        let mut used: HashSet<String> = HashSet::new();
+        let mut vars: Vec<Term> = ts.states.iter().map(|s| s.var).collect();
+        vars.extend(&ts.inputs);
+        for &v in &vars {
+            used.insert(terms.var_name(v).unwrap_or_default().to_string());
+        }
+        let mut primed = Vec::new();
+        for s in &ts.states {
+            let p = match s.next_var {
+                Some(p) => p,
+                None => {
+                    let mut name = format!("{}.next", terms.var_name(s.var).unwrap_or("s"));
+                    while used.contains(&name) {
+                        name.push('\'');
+                    }
+                    used.insert(name.clone());
+                    let sort = terms.sort(s.var).clone();
+                    terms.var(&name, sort)
+                }
+            };
+            primed.push(p);
+        }
+        let mut init = Vec::new();
+        let mut trans = Vec::new();
+        for (s, &p) in ts.states.iter().zip(&primed) {
+            if let Some(i) = s.init {
+                init.push(terms.eq(s.var, i));
+            }
+            if let Some(n) = s.next {
+                trans.push(terms.eq(p, n));
+            }
+        }
+        init.extend(&ts.init);
+        trans.extend(&ts.trans);
+        trans.extend(&ts.constraints);
+        let premise = terms.and_all(&ts.constraints);
+        let props: Vec<Term> = (ts.bad.iter())
+            .map(|b| {
+                let p = terms.not(b.term);
+                if ts.constraints.is_empty() {
+                    p
+                } else {
+                    terms.mk(crate::ir::term::Op::Implies, &[premise, p])
+                }
+            })
+            .collect();
+        let live: Vec<Term> = ts.live.iter().map(|l| l.term).collect();
+        let mut roots: Vec<Term> = Vec::new();
+        roots.extend(&init);
+        roots.extend(&trans);
+        roots.extend(&props);
+        roots.extend(&live);
+        roots.extend(&ts.predicates);
+        let roots = lower(&mut terms, &roots);
+        let mut rest = roots.as_slice();
+        let mut split = |n: usize| {
+            let (head, tail) = rest.split_at(n);
+            rest = tail;
+            head.to_vec()
+        };
+        let (init, trans, props) = (split(init.len()), split(trans.len()), split(props.len()));
+        let (live, predicates) = (split(live.len()), split(ts.predicates.len()));
+        Relational {
+            terms,
+            primed,
+            init,
+            trans,
+            props,
+            live,
+            predicates,
+        }
+    }
+}
+
 /// The VMT text of `ts`.
 pub fn write(ts: &Ts) -> String {
-    let mut terms = ts.terms.clone();
-    let mut used: HashSet<String> = HashSet::new();
-    let mut vars: Vec<Term> = ts.states.iter().map(|s| s.var).collect();
-    vars.extend(&ts.inputs);
-    for &v in &vars {
-        used.insert(terms.var_name(v).unwrap_or_default().to_string());
-    }
-    let mut primed = Vec::new();
-    for s in &ts.states {
-        let p = match s.next_var {
-            Some(p) => p,
-            None => {
-                let mut name = format!("{}.next", terms.var_name(s.var).unwrap_or("s"));
-                while used.contains(&name) {
-                    name.push('\'');
-                }
-                used.insert(name.clone());
-                let sort = terms.sort(s.var).clone();
-                terms.var(&name, sort)
-            }
-        };
-        primed.push(p);
-    }
-    let mut init = Vec::new();
-    let mut trans = Vec::new();
-    for (s, &p) in ts.states.iter().zip(&primed) {
-        if let Some(i) = s.init {
-            init.push(terms.eq(s.var, i));
-        }
-        if let Some(n) = s.next {
-            trans.push(terms.eq(p, n));
-        }
-    }
-    init.extend(&ts.init);
-    trans.extend(&ts.trans);
-    trans.extend(&ts.constraints);
-    let premise = terms.and_all(&ts.constraints);
-    let props: Vec<Term> = (ts.bad.iter())
-        .map(|b| {
-            let p = terms.not(b.term);
-            if ts.constraints.is_empty() {
-                p
-            } else {
-                terms.mk(crate::ir::term::Op::Implies, &[premise, p])
-            }
-        })
+    let Relational {
+        terms,
+        primed,
+        init,
+        trans,
+        props,
+        live,
+        predicates,
+    } = Relational::of(ts);
+    let roots: Vec<Term> = [&init, &trans, &props, &live, &predicates]
+        .into_iter()
+        .flatten()
+        .copied()
         .collect();
-    let live: Vec<Term> = ts.live.iter().map(|l| l.term).collect();
-    let mut roots: Vec<Term> = Vec::new();
-    roots.extend(&init);
-    roots.extend(&trans);
-    roots.extend(&props);
-    roots.extend(&live);
-    roots.extend(&ts.predicates);
-    let roots = lower(&mut terms, &roots);
-    let mut rest = roots.as_slice();
-    let mut split = |n: usize| {
-        let (head, tail) = rest.split_at(n);
-        rest = tail;
-        head.to_vec()
-    };
-    let (init, trans, props) = (split(init.len()), split(trans.len()), split(props.len()));
-    let (live, predicates) = (split(live.len()), split(ts.predicates.len()));
-
     let mut out = String::from("; VMT written by invar\n");
     let declare = |out: &mut String, v: Term| {
         let name = quote_symbol(terms.var_name(v).unwrap_or_default());
