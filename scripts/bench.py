@@ -85,7 +85,11 @@ def run_invar(path, timeout, extra, replay, certify):
     elapsed = time.time() - start
     verdict = {10: "unsafe", 20: "safe", 0: "unknown"}.get(code, "error")
     note = err.strip().splitlines()[-1] if (verdict == "error" and err.strip()) else ""
-    if verdict == "unsafe" and replay:
+    if verdict == "unsafe" and replay and path.endswith((".c", ".i")):
+        # `invar check` replays a C counterexample itself before printing
+        # `false` (`invar sim` takes no C programs).
+        note = "replayed inside"
+    elif verdict == "unsafe" and replay:
         with tempfile.NamedTemporaryFile("w", suffix=".wit", delete=False) as w:
             w.write(out)
         if path.endswith((".aig", ".aag")):

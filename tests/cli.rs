@@ -626,3 +626,20 @@ fn verbose_goes_to_stderr_only() {
     ]);
     assert_contains(&stderr(&o), "proof checked with cadical");
 }
+
+/// `invar sim` on a C program answers with a located message and exit 1
+/// (it used to panic): C counterexamples are replayed inside `invar check`.
+#[test]
+fn sim_on_a_c_program_is_an_error_not_a_panic() {
+    let program = root().join("tests/c/signextension-2.c");
+    let witness = std::env::temp_dir().join(format!("invar-sim-c-{}.txt", std::process::id()));
+    std::fs::write(&witness, "false\n").unwrap();
+    let out = invar(&["sim", program.to_str().unwrap(), witness.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("signextension-2.c") && !err.contains("panicked"),
+        "{err}"
+    );
+    std::fs::remove_file(&witness).ok();
+}

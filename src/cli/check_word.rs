@@ -25,7 +25,12 @@ pub fn read_model(path: &std::path::Path, format: Format) -> Result<Ts, String> 
         Format::Btor2 => btor2::read_file(path),
         Format::Vmt => vmt::read_file(path),
         Format::Dimspec => dimspec::read_file(path),
-        Format::Aiger | Format::C => unreachable!("circuits and programs are read elsewhere"),
+        Format::Aiger | Format::C => {
+            return Err(format!(
+                "{}: not a word-level model (circuits and programs are read elsewhere)",
+                path.display()
+            ))
+        }
     }
     .map_err(|e| e.to_string())
 }

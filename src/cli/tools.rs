@@ -18,6 +18,12 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
     match super::check::model_format(model)? {
         super::check::Format::Btor2 => return sim_btor2(model, witness),
         super::check::Format::Aiger => {}
+        super::check::Format::C => {
+            return Err(format!(
+                "{}: invar sim replays AIGER, BTOR2, VMT and DimSpec witnesses; a C program's counterexample is replayed by `invar check` itself before it prints `false`",
+                model.display()
+            ))
+        }
         format => return sim_vmt(model, format, witness),
     }
     let aiger = aiger::read_file(model).map_err(|e| e.to_string())?;
