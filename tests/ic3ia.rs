@@ -211,3 +211,48 @@ fn random_systems_ic3ia_agrees_with_bmc_k_induction_and_bit_level_ic3() {
         assert!(compared * 2 >= n, "{theory}: only {compared} comparisons");
     }
 }
+
+/// The checker of word-level invariants (initiation, consecution, safety on
+/// its own encoding) refuses each kind of wrong claim on a hand-computed
+/// counter and accepts the true one; without external solvers it answers
+/// through invar's solver on its own text.
+#[test]
+fn the_invariant_checker_refuses_false_invariants() {
+    use invar::check::smt_proof::check_invariant;
+    use invar::ir::term::{Op, Rational, Sort};
+    // x starts at 0 and grows by one; bad is x = 3.
+    let text = "(declare-fun x () Int)\n(declare-fun x.next () Int)\n\
+        (define-fun .x () Int (! x :next x.next))\n\
+        (define-fun .i () Bool (! (= x 0) :init true))\n\
+        (define-fun .t () Bool (! (= x.next (+ x 1)) :trans true))\n\
+        (define-fun .p () Bool (! (not (= x 3)) :invar-property 0))\n";
+    let mut ts = vmt::read_str("counter", text).unwrap();
+    let x = ts.states[0].var;
+    let mut cmp = |op: Op, k: i128| {
+        let k = ts
+            .terms
+            .mk(Op::Num(Rational::new(k, 1).unwrap(), Sort::Int), &[]);
+        ts.terms.mk(op, &[x, k])
+    };
+    let (le2, ge1, ge0) = (cmp(Op::Le, 2), cmp(Op::Ge, 1), cmp(Op::Ge, 0));
+    let t = ts.terms.bool(true);
+    for (claim, broken) in [(le2, "consecution"), (ge1, "initiation"), (t, "safety")] {
+        let e = check_invariant(&ts, claim, &[0], "invar", None).unwrap_err();
+        assert!(e.refuted && e.message.contains(broken), "{broken}: {e}");
+    }
+    // x ≥ 0 is inductive but does not exclude x = 3: refused too; with the
+    // property x ≥ 0 it is the proof.
+    assert!(
+        check_invariant(&ts, ge0, &[0], "invar", None)
+            .unwrap_err()
+            .refuted
+    );
+    let safe = vmt::read_str("counter", &text.replace("(not (= x 3))", "(>= x 0)")).unwrap();
+    let mut safe_ts = safe;
+    let x = safe_ts.states[0].var;
+    let zero = safe_ts
+        .terms
+        .mk(Op::Num(Rational::new(0, 1).unwrap(), Sort::Int), &[]);
+    let inv = safe_ts.terms.mk(Op::Ge, &[x, zero]);
+    assert!(check_invariant(&safe_ts, inv, &[0], "invar", None).is_ok());
+}

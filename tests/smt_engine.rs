@@ -44,10 +44,16 @@ fn the_proof_checker_rejects_false_claims_and_accepts_true_ones() {
     let ts = vmt::read_str("counter", COUNTER).unwrap();
     // Not 1-inductive: x = 2 steps to the bad x = 3.
     let e = check_kinduction(&ts, &[0], 0, "invar", None).unwrap_err();
-    assert!(e.contains("1-induction step fails"), "{e}");
+    assert!(
+        e.refuted && e.message.contains("1-induction step fails"),
+        "{e}"
+    );
     // Deeper claims fail in the base case: the bad state is reachable.
     let e = check_kinduction(&ts, &[0], 5, "invar", None).unwrap_err();
-    assert!(e.contains("base case at step 3 fails"), "{e}");
+    assert!(
+        e.refuted && e.message.contains("base case at step 3 fails"),
+        "{e}"
+    );
     // x >= 0 is 1-inductive.
     let safe = COUNTER.replace("(not (= x 3))", "(>= x 0)");
     let ts = vmt::read_str("counter", &safe).unwrap();

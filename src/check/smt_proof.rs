@@ -17,6 +17,22 @@ use std::time::Instant;
 /// The solver that confirmed a proof.
 pub const INHOUSE_TEXT: &str = "invar (SMT-LIB text)";
 
+/// Why a proof was not confirmed.
+#[derive(Clone, Debug)]
+pub struct ProofError {
+    /// A query has a model: the proof is wrong (or a solver is). Otherwise
+    /// no solver answered every query (missing, out of time, unknown).
+    pub refuted: bool,
+    /// What each solver said.
+    pub message: String,
+}
+
+impl std::fmt::Display for ProofError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// Checks that the bad properties `watched` of `ts` are unreachable by a
 /// k-induction proof of depth `k` found with the solver named `engine`;
 /// returns the name of the solver that confirmed it.
@@ -26,7 +42,7 @@ pub fn check_kinduction(
     k: usize,
     engine: &str,
     deadline: Option<Instant>,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, ProofError> {
     let queries = Queries::new(ts, watched, k);
     confirm_all(&queries, engine, deadline)
 }
@@ -42,7 +58,7 @@ pub fn check_invariant(
     watched: &[usize],
     engine: &str,
     deadline: Option<Instant>,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, ProofError> {
     let u = Unroller::new(ts);
     let mut declarations: String = (0..=2).map(|j| u.declare_states(j)).collect();
     declarations += &u.define_step(0);
@@ -81,7 +97,7 @@ fn confirm_all(
     queries: &Queries,
     engine: &str,
     deadline: Option<Instant>,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, ProofError> {
     let mut failures = Vec::new();
     for kind in [SolverKind::Cvc5, SolverKind::Z3] {
         if kind.name() == engine {
@@ -90,15 +106,27 @@ fn confirm_all(
         match confirm(kind, queries, deadline) {
             Ok(()) => return Ok(kind.name()),
             // A query answered sat refutes the proof; no other solver is asked.
-            Err(Refuted(e)) => return Err(format!("{}: {e}", kind.name())),
+            Err(Refuted(e)) => {
+                return Err(ProofError {
+                    refuted: true,
+                    message: format!("{}: {e}", kind.name()),
+                })
+            }
             Err(GaveUp(e)) => failures.push(format!("{}: {e}", kind.name())),
         }
     }
     match confirm_inhouse(queries, deadline) {
         Ok(()) => Ok(INHOUSE_TEXT),
-        Err(e) => {
+        Err(Refuted(e)) => Err(ProofError {
+            refuted: true,
+            message: format!("{INHOUSE_TEXT}: {e}"),
+        }),
+        Err(GaveUp(e)) => {
             failures.push(format!("{INHOUSE_TEXT}: {e}"));
-            Err(failures.join("; "))
+            Err(ProofError {
+                refuted: false,
+                message: failures.join("; "),
+            })
         }
     }
 }
@@ -157,7 +185,7 @@ impl Queries {
 }
 
 /// Asks every query of the invar solver, through the SMT-LIB front end.
-fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), String> {
+fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), Failure> {
     let mut text = queries.declarations.clone();
     for (_, query) in &queries.queries {
         text += &format!("(push 1)\n{query}(check-sat)\n(pop 1)\n");
@@ -169,21 +197,21 @@ fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), S
     if let Some(dir) = std::env::var_os("INVAR_DUMP_PROOF") {
         // For reproducing a checker's answer with `invar smt` or another solver.
         let path = std::path::Path::new(&dir).join(format!("proof-{}.smt2", std::process::id()));
-        std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, &text).map_err(|e| GaveUp(format!("{}: {e}", path.display())))?;
     }
     let mut solver = InvarSmt::new(budget);
     let mut out = Vec::new();
-    script::run("proof", &text, &mut solver, &mut out).map_err(|e| e.to_string())?;
+    script::run("proof", &text, &mut solver, &mut out).map_err(|e| GaveUp(e.to_string()))?;
     let out = String::from_utf8_lossy(&out);
     let answers: Vec<&str> = out.lines().collect();
     if answers.len() != queries.queries.len() {
-        return Err(format!("unexpected answers: {}", out.trim()));
+        return Err(GaveUp(format!("unexpected answers: {}", out.trim())));
     }
     for ((what, _), answer) in queries.queries.iter().zip(answers) {
         match answer {
             "unsat" => {}
-            "sat" => return Err(format!("{what} fails")),
-            _ => return Err(format!("{what}: no answer ({answer})")),
+            "sat" => return Err(Refuted(format!("{what} fails"))),
+            _ => return Err(GaveUp(format!("{what}: no answer ({answer})"))),
         }
     }
     Ok(())

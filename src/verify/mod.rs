@@ -325,9 +325,7 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
                         checker: checker.to_string(),
                     }
                 }
-                Err(e) => Answer::Unconfirmed(format!(
-                    "the SMT engine's proof could not be confirmed ({e}); no verdict"
-                )),
+                Err(e) => unconfirmed("the SMT engine's proof", &e, budget),
             }
         }
         smt::kind::WordVerdict::Unknown(reason) => Answer::Unknown(reason),
@@ -338,6 +336,16 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
         stats,
         circuit: None,
     })
+}
+
+/// A word-level proof its checker did not confirm: refuted, or unanswered
+/// with time left, is `Unconfirmed` (a failed check); unanswered because the
+/// time ran out while checking is only `Unknown`.
+fn unconfirmed(what: &str, e: &smt_proof::ProofError, budget: &Budget) -> Answer {
+    if !e.refuted && budget.expired() {
+        return Answer::Unknown(format!("{} while checking {what} ({e})", budget.reason()));
+    }
+    Answer::Unconfirmed(format!("{what} could not be confirmed ({e}); no verdict"))
 }
 
 /// IC3+IA and the word-level BMC/k-induction in parallel on the SMT layer
@@ -456,9 +464,7 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
                         checker: checker.to_string(),
                     }
                 }
-                Err(e) => Answer::Unconfirmed(format!(
-                    "the IC3+IA invariant could not be confirmed ({e}); no verdict"
-                )),
+                Err(e) => unconfirmed("the IC3+IA invariant", &e, budget),
             }
         }
         IaVerdict::Unknown(reason) => Answer::Unknown(reason),
