@@ -43,11 +43,24 @@ fn manifest() -> Vec<(String, String)> {
 fn ic3ia_decides_the_vmt_samples_as_their_manifest_says() {
     let mut decided = 0;
     let mut z3_confirmed = 0;
+    let mut certified = 0;
     for (name, expected) in manifest() {
         let path = root().join("hwmcc-samples/vmt").join(&name);
         let p = path.to_str().unwrap();
+        let cert = std::env::temp_dir().join(format!("invar-ia-{}-{name}", std::process::id()));
+        let c = cert.to_str().unwrap();
         let out = invar(
-            &["check", p, "--engine", "ic3ia", "--timeout", "5", "--json"],
+            &[
+                "check",
+                p,
+                "--engine",
+                "ic3ia",
+                "--timeout",
+                "5",
+                "--json",
+                "--certificate",
+                c,
+            ],
             false,
         );
         let text = String::from_utf8_lossy(&out.stdout);
@@ -62,13 +75,32 @@ fn ic3ia_decides_the_vmt_samples_as_their_manifest_says() {
             "{name}: IC3+IA says {verdict}, the manifest {expected}"
         );
         decided += 1;
+        let _cleanup = Remove(cert.clone());
         if verdict == "safe" {
             // Confirmed on the checker's own text by invar's solver …
             assert!(
                 text.contains("\"proof_checked_by\": \"invar (SMT-LIB text)\""),
                 "{name}: {text}"
             );
-            // … and, where z3 is there, by z3.
+            // The certificate: `invar certify` takes it, and z3 checks its
+            // three conditions on the VMT text it carries.
+            let certify = invar(&["certify", p, c], false);
+            assert_eq!(certify.status.code(), Some(0), "{name}: {certify:?}");
+            let cert_text = std::fs::read_to_string(&cert).unwrap();
+            assert!(z3_accepts_certificate(&cert_text), "{name}");
+            if certified == 0 {
+                // The z3 check can fail: INV = false breaks initiation.
+                let at = cert_text.rfind(") Bool ").unwrap();
+                let broken = format!("{}) Bool false)\n", &cert_text[..at]);
+                assert!(!z3_accepts_certificate(&broken), "{name}: {broken}");
+                std::fs::write(&cert, &broken).unwrap();
+                let refused = invar(&["certify", p, c], false);
+                let said = String::from_utf8_lossy(&refused.stdout);
+                assert_eq!(refused.status.code(), Some(3), "{name}: {said}");
+                assert!(said.contains("initiation fails"), "{name}: {said}");
+            }
+            certified += 1;
+            // … and, where z3 is there, the engine's proof check uses z3.
             let out = invar(
                 &["check", p, "--engine", "ic3ia", "--timeout", "5", "--json"],
                 true,
@@ -90,6 +122,71 @@ fn ic3ia_decides_the_vmt_samples_as_their_manifest_says() {
         z3_confirmed >= 10,
         "z3 confirmed only {z3_confirmed} proofs"
     );
+    assert!(certified >= 10, "only {certified} certificates checked");
+}
+
+/// Removes a file when dropped.
+struct Remove(PathBuf);
+
+impl Drop for Remove {
+    fn drop(&mut self) {
+        std::fs::remove_file(&self.0).ok();
+    }
+}
+
+/// z3's check of a word-level certificate, written here from the format
+/// (not from invar's checker): the VMT model's `.init*`, `.trans*` and
+/// `.prop*` definitions and `.sv*` state declarations are read off the
+/// text, and initiation, consecution and safety are asked as three
+/// unsatisfiability queries over the file's own declarations.
+fn z3_accepts_certificate(text: &str) -> bool {
+    let names = |prefix: &str| -> Vec<String> {
+        (text.lines())
+            .filter_map(|l| l.strip_prefix("(define-fun "))
+            .filter(|l| l.starts_with(prefix))
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .collect()
+    };
+    // `(define-fun .svN () S (! x :next x.next))`: x and x.next, in order.
+    let (mut current, mut next) = (Vec::new(), Vec::new());
+    for l in text.lines().filter(|l| l.starts_with("(define-fun .sv")) {
+        let inner = &l[l.find("(! ").unwrap() + 3..];
+        let mut words = inner.split(" :next ");
+        current.push(words.next().unwrap().trim().to_string());
+        next.push(
+            words
+                .next()
+                .unwrap()
+                .trim_end_matches(')')
+                .trim()
+                .to_string(),
+        );
+    }
+    let apply = |vars: &[String]| format!("(invar-certificate {})", vars.join(" "));
+    let conj = |v: Vec<String>| format!("(and true {})", v.join(" "));
+    let (inv, inv_next) = (apply(&current), apply(&next));
+    let props: Vec<String> = names(".prop");
+    let queries = [
+        format!("(and {} (not {inv}))", conj(names(".init"))),
+        format!("(and {inv} {} (not {inv_next}))", conj(names(".trans"))),
+        format!("(and {inv} (not {}))", conj(props)),
+    ];
+    queries.iter().all(|q| {
+        let script = format!("{text}\n(push 1)\n(assert {q})\n(check-sat)\n(pop 1)\n");
+        let out = Command::new("z3")
+            .args(["-in", "-T:20"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(script.as_bytes())?;
+                child.wait_with_output()
+            })
+            .expect("z3 runs");
+        String::from_utf8_lossy(&out.stdout).trim() == "unsat"
+    })
 }
 
 /// A random system over two or three state variables of one theory, in

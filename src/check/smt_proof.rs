@@ -7,6 +7,9 @@
 //! the SMT-LIB front end, so that no term of the engine is reused.
 
 use super::smt_unroll::Unroller;
+use crate::formats::smtlib::lex::quote_symbol;
+use crate::formats::smtlib::print::Printer;
+use crate::ir::term::{Term, Terms};
 use crate::ir::ts::Ts;
 use crate::smt::inhouse::InvarSmt;
 use crate::smt::script;
@@ -47,14 +50,51 @@ pub fn check_kinduction(
     confirm_all(&queries, engine, deadline)
 }
 
+/// The name of the function a word-level certificate defines.
+pub const CERTIFICATE: &str = "invar-certificate";
+
+/// The certificate of an invariant: `(define-fun invar-certificate ((x1 S1)
+/// … (xn Sn)) Bool INV)`, whose parameters are `ts`'s state variables in
+/// their order (VMT: the order of the `:next` declarations) under their own
+/// names. `invariant` is a term of `store` (a store that extends `ts`'s)
+/// over those variables.
+pub fn certificate_function(ts: &Ts, store: &Terms, invariant: Term) -> String {
+    let params: Vec<String> = (ts.states.iter())
+        .map(|s| {
+            let name = quote_symbol(store.var_name(s.var).unwrap_or_default());
+            format!("({name} {})", store.sort(s.var))
+        })
+        .collect();
+    format!(
+        "(define-fun {CERTIFICATE} ({}) Bool {})\n",
+        params.join(" "),
+        Printer::new(store).term(invariant)
+    )
+}
+
 /// Checks that `invariant`, a term of `ts`'s store over its state
-/// variables, proves the bad properties `watched` unreachable: it holds
-/// initially, it is kept by every transition whose current step meets the
-/// constraints, and no state of it meeting the constraints is bad. Returns
-/// the name of the solver that confirmed it (not `engine`).
+/// variables, proves the bad properties `watched` unreachable (see
+/// [`check_certificate`]).
 pub fn check_invariant(
     ts: &Ts,
-    invariant: crate::ir::term::Term,
+    invariant: Term,
+    watched: &[usize],
+    engine: &str,
+    deadline: Option<Instant>,
+) -> Result<&'static str, ProofError> {
+    let function = certificate_function(ts, &ts.terms, invariant);
+    check_certificate(ts, &function, watched, engine, deadline)
+}
+
+/// Checks a certificate function (the text of [`certificate_function`], or
+/// one read from a file) on `ts` as read: the invariant holds initially, it
+/// is kept by every transition whose current step meets the constraints,
+/// and no state of it meeting the constraints is bad. The function is
+/// pasted into the checker's own encoding and applied to each step's
+/// states. Returns the name of the solver that confirmed it (not `engine`).
+pub fn check_certificate(
+    ts: &Ts,
+    function: &str,
     watched: &[usize],
     engine: &str,
     deadline: Option<Instant>,
@@ -63,7 +103,16 @@ pub fn check_invariant(
     let mut declarations: String = (0..=2).map(|j| u.declare_states(j)).collect();
     declarations += &u.define_step(0);
     declarations += &u.define_step(1);
-    let (inv0, inv1) = (u.formula(invariant, 0), u.formula(invariant, 1));
+    declarations += function;
+    declarations.push('\n');
+    let at = |k: usize| -> String {
+        if ts.states.is_empty() {
+            return CERTIFICATE.to_string();
+        }
+        let args: Vec<String> = (0..ts.states.len()).map(|i| u.state(i, k)).collect();
+        format!("({CERTIFICATE} {})", args.join(" "))
+    };
+    let (inv0, inv1) = (at(0), at(1));
     let queries = Queries {
         declarations,
         queries: vec![
@@ -89,6 +138,33 @@ pub fn check_invariant(
         ],
     };
     confirm_all(&queries, engine, deadline)
+}
+
+/// The `(define-fun invar-certificate …)` command in a certificate file's
+/// text (the rest, the model as `invar convert` writes it, is for other
+/// tools), or `None`.
+pub fn find_certificate(text: &str) -> Option<&str> {
+    let start = text.find(&format!("(define-fun {CERTIFICATE} "))?;
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, start);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[start..=i]);
+                }
+            }
+            // Quoted symbols and strings may hold parentheses; comments too.
+            b'|' => i += text[i + 1..].find('|')? + 1,
+            b'"' => i += text[i + 1..].find('"')? + 1,
+            b';' => i += text[i..].find('\n').unwrap_or(text.len() - i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Asks the queries of cvc5, then z3 (skipping `engine`), then of invar's

@@ -109,12 +109,6 @@ impl Unroller {
         }
     }
 
-    /// The text of `t`, a term of the system's store over its variables
-    /// (an invariant), at step `k`.
-    pub fn formula(&self, t: Term, k: usize) -> String {
-        self.text(&self.printer(k), t)
-    }
-
     /// The initial condition on step 0, as one formula.
     pub fn init(&self) -> String {
         let printer = self.printer(0);

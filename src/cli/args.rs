@@ -27,13 +27,17 @@ pub enum Command {
         /// The witness in HWMCC/aigsim format.
         witness: PathBuf,
     },
-    /// Check a certificate (a Certifaiger witness circuit) against a model.
+    /// Check a certificate against a model: a Certifaiger witness circuit
+    /// against an AIGER model, or a word-level certificate (`--certificate`
+    /// of an IC3+IA proof) against a BTOR2, VMT or DimSpec model.
     ///
     /// Exit code: 0 the certificate is valid, 3 it is not, 1 error.
     Certify {
-        /// The model (.aag or .aig).
+        /// The model (.aag, .aig, .btor2, .vmt or .dimspec; for a C program,
+        /// the certificate file itself, which holds the program's encoding).
         model: PathBuf,
-        /// The witness circuit (.aag or .aig).
+        /// The witness circuit (.aag or .aig), or the word-level certificate
+        /// (VMT text with `(define-fun invar-certificate …)`).
         certificate: PathBuf,
         /// The SAT backend of the checks.
         #[arg(long, value_enum, default_value = "cadical")]
@@ -206,7 +210,9 @@ pub struct CheckArgs {
     /// Progress and statistics on stderr.
     #[arg(short, long)]
     pub verbose: bool,
-    /// On SAFE, write the proof as a Certifaiger witness circuit (.aag or .aig).
+    /// On SAFE, write the proof: a Certifaiger witness circuit (.aag or .aig)
+    /// for a bit-level invariant; for an IC3+IA invariant, the model in VMT
+    /// followed by `(define-fun invar-certificate ((x1 S1) …) Bool INV)`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Print the result as one JSON object instead of the HWMCC format.

@@ -197,7 +197,7 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
             Ok(EXIT_UNSAFE)
         }
         Answer::Safe { .. } => {
-            maybe_write_certificate(args, &run, &file, &props)?;
+            maybe_write_certificate(args, &run, &file, &props, None)?;
             let text = if args.json {
                 safe_object(&file, &props, &run, start).finish()
             } else {
@@ -242,30 +242,49 @@ pub(super) fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant
     o
 }
 
-/// Writes the certificate `--certificate` asks for, if the proof is an invariant.
+/// Writes the certificate `--certificate` asks for, if the proof is an
+/// invariant: a Certifaiger witness circuit of a bit-level invariant, or for
+/// a word-level invariant the model `ts` as `invar convert` writes it to VMT
+/// followed by `(define-fun invar-certificate …)` (`invar certify` checks it;
+/// so can any SMT solver).
 pub(super) fn maybe_write_certificate(
     args: &CheckArgs,
     run: &Run,
     file: &str,
     props: &[usize],
+    ts: Option<&invar::ir::ts::Ts>,
 ) -> Result<(), String> {
     let Some(path) = &args.certificate else {
         return Ok(());
     };
-    match (&run.answer, &run.circuit) {
+    match (&run.answer, &run.circuit, ts) {
         (
             Answer::Safe {
                 evidence: Evidence::Invariant(cubes),
                 ..
             },
             Some(full),
+            _,
         ) => {
             let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
             write_certificate(path, full, &bad, cubes, file, props)
         }
+        (
+            Answer::Safe {
+                evidence: Evidence::WordInvariant { text, .. },
+                ..
+            },
+            _,
+            Some(ts),
+        ) => {
+            let mut out = invar::formats::vmt::write(ts);
+            out += "; the invariant over the state variables, in the order of their :next\n";
+            out += text;
+            std::fs::write(path, out).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        }
         _ => {
             eprintln!(
-                "invar: no certificate written: certificates are made from IC3 invariants only"
+                "invar: no certificate written: certificates are made from IC3 and IC3+IA invariants only"
             );
             Ok(())
         }

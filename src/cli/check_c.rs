@@ -8,7 +8,8 @@
 
 use super::args::{CArgs, CheckArgs, DumpFormat};
 use super::check::{
-    print_statistics, progress, report_unknown, request, safe_object, start_budget, summary,
+    maybe_write_certificate, print_statistics, progress, report_unknown, request, safe_object,
+    start_budget, summary,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
 use invar::cfront::{lower_file, FrontError, Options, Program};
@@ -134,6 +135,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         }
         Answer::Unsafe { .. } => Err("internal error: a trace not on the program's terms".into()),
         Answer::Safe { .. } => {
+            maybe_write_certificate(args, &run, &file, &[0], Some(&ts))?;
             let text = if args.json {
                 let mut o = safe_object(&file, &[0], &run, start);
                 o.string("sv_comp", "true");

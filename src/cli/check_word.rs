@@ -81,7 +81,7 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
         }
         Answer::Unsafe { .. } => Err("internal error: a trace not on the word-level model".into()),
         Answer::Safe { .. } => {
-            maybe_write_certificate(args, &run, &file, &props)?;
+            maybe_write_certificate(args, &run, &file, &props, Some(&ts))?;
             let text = if args.json {
                 safe_object(&file, &props, &run, start).finish()
             } else {

@@ -114,6 +114,16 @@ fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result
 
 /// Checks a witness circuit against a model; exit 0 if valid, 3 if not.
 pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32, String> {
+    match super::check::model_format(model)? {
+        super::check::Format::Aiger => {}
+        super::check::Format::C => {
+            return Err(format!(
+                "{}: certify a C program's proof against its certificate file, which holds the program's encoding: invar certify CERT CERT",
+                model.display()
+            ))
+        }
+        format => return certify_word(model, format, certificate),
+    }
     let m = aiger::read_file(model).map_err(|e| e.to_string())?.to_aig();
     let w = aiger::read_file(certificate)
         .map_err(|e| e.to_string())?
@@ -136,6 +146,46 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
             println!("certificate invalid: {reason}");
             Ok(EXIT_REJECTED)
         }
+    }
+}
+
+/// Checks a word-level certificate on the model as read, every bad
+/// property at once, on cvc5 or z3 where installed, else invar's solver.
+fn certify_word(
+    model: &Path,
+    format: super::check::Format,
+    certificate: &Path,
+) -> Result<i32, String> {
+    use invar::check::smt_proof;
+    let ts = super::check_word::read_model(model, format)?;
+    let name = certificate.display();
+    let text =
+        std::fs::read_to_string(certificate).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let function = smt_proof::find_certificate(&text).ok_or_else(|| {
+        format!(
+            "{name}: expected `(define-fun {} ((x1 S1) … (xn Sn)) Bool INV)`",
+            smt_proof::CERTIFICATE
+        )
+    })?;
+    if ts.bad.is_empty() {
+        return Err(format!(
+            "{}: the model has no bad property to certify",
+            model.display()
+        ));
+    }
+    let watched: Vec<usize> = (0..ts.bad.len()).collect();
+    match smt_proof::check_certificate(&ts, function, &watched, "", None) {
+        Ok(checker) => {
+            println!("certificate valid: initiation, consecution and safety hold ({checker})");
+            Ok(EXIT_UNKNOWN)
+        }
+        Err(e) if e.refuted => {
+            println!("certificate invalid: {e}");
+            Ok(EXIT_REJECTED)
+        }
+        Err(e) => Err(format!(
+            "{name}: no solver could check the certificate: {e}"
+        )),
     }
 }
 

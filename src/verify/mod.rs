@@ -18,7 +18,6 @@ use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{bmc, Limits, Outcome, Proof, Stats, Verdict};
 use crate::formats::aiger::Aiger;
-use crate::formats::smtlib::print::Printer;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
@@ -106,7 +105,8 @@ pub enum Evidence {
     WordInvariant {
         /// Its clauses (lemmas over predicates).
         clauses: usize,
-        /// The invariant as an SMT-LIB term over the state variables' names.
+        /// The certificate: `(define-fun invar-certificate ((x1 S1) …) Bool
+        /// INV)` over the state variables ([`smt_proof::certificate_function`]).
         text: String,
     },
 }
@@ -446,12 +446,11 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
             invariant,
             lemmas,
         } => {
-            // The model as read, in a store that also holds the invariant:
-            // the engine's store only appended terms to a copy of this one.
-            let mut checked = ts.clone();
-            checked.terms = system.terms.clone();
+            // The certificate, checked on the model as read: the function
+            // text is all the checker takes from the engine.
+            let function = smt_proof::certificate_function(ts, &system.terms, invariant);
             let deadline = budget.deadline();
-            match smt_proof::check_invariant(&checked, invariant, props, backend.name(), deadline) {
+            match smt_proof::check_certificate(ts, &function, props, backend.name(), deadline) {
                 Ok(checker) => {
                     log(&format!(
                         "ic3ia: the invariant of {lemmas} clauses is confirmed by {checker}"
@@ -459,7 +458,7 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
                     Answer::Safe {
                         evidence: Evidence::WordInvariant {
                             clauses: lemmas,
-                            text: Printer::new(&system.terms).term(invariant),
+                            text: function,
                         },
                         checker: checker.to_string(),
                     }
