@@ -100,11 +100,18 @@ fn vmt_conformance_model_gives_the_hand_computed_verdicts() {
         assert_eq!(out.status.code(), Some(20), "property {prop}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), "safe\n");
     }
-    // Int goes to the SMT engine: x starts at 0 and grows, so x >= 0 is
-    // 1-inductive, and the proof is confirmed by a second solver.
+    // Int goes to the word-level engines: x starts at 0 and grows, so x >= 0
+    // is 1-inductive (k-induction) and an invariant of one clause (IC3+IA);
+    // either proof is confirmed by a second solver.
     let lia = root().join("formats/vmt/lia_counter.vmt");
     let out = invar(&["check", lia.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(20));
+    let json = String::from_utf8_lossy(&out.stdout);
+    let kind = json.contains("\"engine\": \"smt\"") && json.contains("\"k\": 1");
+    let ia = json.contains("\"engine\": \"ic3ia\"") && json.contains("\"invariant_clauses\": 1");
+    assert!(kind || ia, "{json}");
+    assert!(json.contains("\"proof_checked_by\""), "{json}");
+    let out = invar(&["check", lia.to_str().unwrap(), "--json", "--engine", "smt"]);
     let json = String::from_utf8_lossy(&out.stdout);
     assert!(
         json.contains("\"engine\": \"smt\"") && json.contains("\"k\": 1"),
@@ -268,12 +275,13 @@ fn vmt_samples_are_decided_at_bit_and_word_level() {
 
 #[test]
 fn crosscheck_agrees_across_representations_and_engines() {
-    // 11 rows: IC3, BMC and k-induction on three bit-level representations,
-    // and the SMT engine on the word-level model and on its VMT export.
+    // 13 rows: IC3, BMC and k-induction on three bit-level representations,
+    // and the SMT engine and IC3+IA on the word-level model and on its VMT
+    // export.
     let dir = root().join("hwmcc-samples/btor2");
     for (file, verdict) in [
-        ("btor2tools_noninitstate.btor2", "all 11 verdicts unsafe"),
-        ("btor2tools_twocount2c.btor2", "all 11 verdicts unsafe"),
+        ("btor2tools_noninitstate.btor2", "all 13 verdicts unsafe"),
+        ("btor2tools_twocount2c.btor2", "all 13 verdicts unsafe"),
         ("hwmcc19_goel_cal9.btor2", "verdicts safe"),
         ("pono_counter-true.btor2", "verdicts safe"),
     ] {
@@ -292,11 +300,12 @@ fn crosscheck_agrees_across_representations_and_engines() {
         "--timeout",
         "3",
     ]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("all 11 verdicts unsafe"));
-    // An Int model has only the SMT engine's rows: the model and its export.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 13 verdicts unsafe"));
+    // An Int model has only the word-level engines' rows (the SMT engine and
+    // IC3+IA): the model and its export.
     let lia = root().join("formats/vmt/lia_counter.vmt");
     let out = invar(&["crosscheck", lia.to_str().unwrap(), "--timeout", "3"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("all 2 verdicts safe"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 4 verdicts safe"));
 }
 
 #[test]
