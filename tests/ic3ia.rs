@@ -77,7 +77,12 @@ fn ic3ia_decides_the_vmt_samples_as_their_manifest_says() {
         decided += 1;
         let _cleanup = Remove(cert.clone());
         if verdict == "safe" {
-            // Confirmed on the checker's own text by invar's solver …
+            // The abstraction's counters reach --json …
+            assert!(
+                text.contains("\"predicates\": ") && text.contains("\"refinements\": "),
+                "{name}: {text}"
+            );
+            // … the proof is confirmed on the checker's own text by invar's solver …
             assert!(
                 text.contains("\"proof_checked_by\": \"invar (SMT-LIB text)\""),
                 "{name}: {text}"

@@ -115,7 +115,19 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
         return;
     }
     let s = &run.stats;
-    eprintln!(
+    if let Some(a) = &s.abstraction {
+        eprintln!(
+            "invar: engine {}: {} frames, {} predicates, {} refinements, {} SMT checks in {:.3}s, engine time {:.3}s",
+            run.engine,
+            s.depth,
+            a.predicates,
+            a.refinements,
+            s.sat.calls,
+            s.sat.time.as_secs_f64(),
+            s.time.as_secs_f64()
+        );
+    } else {
+        eprintln!(
         "invar: engine {}: depth {}, {} SAT calls ({} sat, {} unsat) in {:.3}s, engine time {:.3}s",
         run.engine,
         s.depth,
@@ -125,6 +137,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
         s.sat.time.as_secs_f64(),
         s.time.as_secs_f64()
     );
+    }
     if let Some(i) = &s.ic3 {
         eprintln!(
             "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
@@ -351,10 +364,9 @@ pub(super) fn summary(
     start: Instant,
 ) -> JsonObject {
     let mut o = JsonObject::default();
-    let calls = if run.engine == "smt" {
-        "solver_calls"
-    } else {
-        "sat_calls"
+    let calls = match run.engine {
+        "smt" | "ic3ia" => "solver_calls",
+        _ => "sat_calls",
     };
     o.string("file", file)
         .string("verdict", verdict)
@@ -362,7 +374,12 @@ pub(super) fn summary(
         .string("engine", run.engine)
         .number("depth", run.stats.depth)
         .number(calls, run.stats.sat.calls);
-    if run.engine != "smt" {
+    if run.engine == "ic3ia" {
+        o.number(
+            "solver_time",
+            format!("{:.3}", run.stats.sat.time.as_secs_f64()),
+        );
+    } else if run.engine != "smt" {
         o.number(
             "sat_time",
             format!("{:.3}", run.stats.sat.time.as_secs_f64()),
@@ -388,6 +405,10 @@ pub(super) fn summary(
                 "ic3_time_propagate",
                 format!("{:.3}", i.time_propagate.as_secs_f64()),
             );
+    }
+    if let Some(a) = &run.stats.abstraction {
+        o.number("predicates", a.predicates)
+            .number("refinements", a.refinements);
     }
     o
 }

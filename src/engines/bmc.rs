@@ -103,6 +103,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
             sat: bmc.sat_stats().clone(),
             time: start.elapsed(),
             ic3: None,
+            abstraction: None,
         },
     }
 }

@@ -155,6 +155,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
             sat,
             time: start.elapsed(),
             ic3: None,
+            abstraction: None,
         },
     }
 }

@@ -75,6 +75,17 @@ pub struct Stats {
     pub time: Duration,
     /// IC3's own counters, when IC3 ran.
     pub ic3: Option<ic3::Ic3Stats>,
+    /// Predicate abstraction's counters, when IC3+IA ran.
+    pub abstraction: Option<AbstractionStats>,
+}
+
+/// Counters of IC3 with implicit predicate abstraction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AbstractionStats {
+    /// Predicates at the end.
+    pub predicates: usize,
+    /// Spurious counterexamples refined away.
+    pub refinements: u64,
 }
 
 /// An engine's verdict with its name and counters.

@@ -16,7 +16,7 @@ use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::ic3ia::{self, IaVerdict};
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
-use crate::engines::{bmc, Limits, Outcome, Proof, Stats, Verdict};
+use crate::engines::{bmc, AbstractionStats, Limits, Outcome, Proof, Stats, Verdict};
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::trace::Trace;
@@ -429,6 +429,10 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
     stats.sat.calls = ia.checks;
     stats.sat.time = ia.smt_time;
     stats.ic3 = Some(ia.ic3.clone());
+    stats.abstraction = Some(AbstractionStats {
+        predicates: ia.predicates,
+        refinements: ia.refinements,
+    });
     let answer = match verdict {
         IaVerdict::Unsafe(trace) => match word::replay(ts, &trace, props) {
             Ok(reached) if reached.step + 1 == trace.len() => Answer::Unsafe {

@@ -483,6 +483,7 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
             sat: s.sat.clone(),
             time: start.elapsed(),
             ic3: Some(s),
+            abstraction: None,
         },
     }
 }
