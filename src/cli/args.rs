@@ -211,8 +211,8 @@ pub struct CheckArgs {
     #[arg(short, long)]
     pub verbose: bool,
     /// On SAFE, write the proof: a Certifaiger witness circuit (.aag or .aig)
-    /// for a bit-level invariant; for an IC3+IA invariant, the model in VMT
-    /// followed by `(define-fun invar-certificate ((x1 S1) …) Bool INV)`.
+    /// for an AIGER model; for a word-level model or C program, the model in
+    /// VMT followed by `(define-fun invar-certificate ((x1 S1) …) Bool INV)`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Print the result as one JSON object instead of the HWMCC format.

@@ -276,8 +276,25 @@ pub(super) fn maybe_write_certificate(
                 evidence: Evidence::Invariant(cubes),
                 ..
             },
+            Some(_),
+            Some(ts),
+        ) => {
+            // A word-level model's bit-level proof: the invariant over the
+            // bits of its states.
+            let function = invar::verify::bit_invariant_certificate(ts, cubes)
+                .map_err(|e| format!("{file}: no certificate: {e}"))?;
+            let mut out = invar::formats::vmt::write(ts);
+            out += "; the invariant over the state variables, in the order of their :next\n";
+            out += &function;
+            std::fs::write(path, out).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        }
+        (
+            Answer::Safe {
+                evidence: Evidence::Invariant(cubes),
+                ..
+            },
             Some(full),
-            _,
+            None,
         ) => {
             let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
             write_certificate(path, full, &bad, cubes, file, props)

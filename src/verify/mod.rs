@@ -19,6 +19,7 @@ use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{bmc, AbstractionStats, Limits, Outcome, Proof, Stats, Verdict};
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
+use crate::ir::term::{Op, Sort, Term};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
 use crate::preprocess::prepare::{prepare, PrepareOptions};
@@ -336,6 +337,52 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
         stats,
         circuit: None,
     })
+}
+
+/// The word-level certificate of a bit-level invariant of `ts`'s
+/// bit-blasted circuit (`cubes` over its latch positions, as
+/// [`Evidence::Invariant`] holds them): each latch is one bit of a state,
+/// `((_ extract i i) x) = #b1` (or the Bool state itself), and the
+/// invariant is the conjunction of the cubes' negations over those bits.
+pub fn bit_invariant_certificate(ts: &Ts, cubes: &[Vec<(usize, bool)>]) -> Result<String, String> {
+    let blasted = bitblast(ts).map_err(|e| e.to_string())?;
+    let mut bit_of = vec![None; blasted.aig.latches.len()];
+    for (i, latches) in blasted.state_latches.iter().enumerate() {
+        for (b, &l) in latches.iter().enumerate() {
+            bit_of[l] = Some((i, b as u32));
+        }
+    }
+    let mut store = ts.terms.clone();
+    let bit = |store: &mut crate::ir::term::Terms, latch: usize| -> Result<Term, String> {
+        let (i, b) = bit_of
+            .get(latch)
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("latch {latch} is not a bit of a state"))?;
+        let var = ts.states[i].var;
+        match store.sort(var).clone() {
+            Sort::Bool => Ok(var),
+            Sort::BitVec(_) => {
+                let extracted = store.mk(Op::Extract(b, b), &[var]);
+                let one = store.bv(crate::ir::bv::BvValue::from_u64(1, 1));
+                Ok(store.eq(extracted, one))
+            }
+            other => Err(format!(
+                "a state of sort {other} has no bit-level certificate"
+            )),
+        }
+    };
+    let mut clauses = Vec::with_capacity(cubes.len());
+    for cube in cubes {
+        let mut negated = Vec::with_capacity(cube.len());
+        for &(latch, value) in cube {
+            let t = bit(&mut store, latch)?;
+            negated.push(if value { store.not(t) } else { t });
+        }
+        clauses.push(store.or_all(&negated));
+    }
+    let invariant = store.and_all(&clauses);
+    Ok(smt_proof::certificate_function(ts, &store, invariant))
 }
 
 /// A word-level proof its checker did not confirm: refuted, or unanswered
