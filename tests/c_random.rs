@@ -10,6 +10,8 @@
 //! `INVAR_C_RANDOM=N` runs N programs (default 100, the CI share); the seed
 //! is fixed, so a failure names a program that can be regenerated.
 
+mod common;
+
 use invar::util::rng::Rng;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -149,26 +151,9 @@ fn gcc_verdict(dir: &Path, body: &str) -> String {
          int main(void) {{\n  for (unsigned a = 0; a < {RANGE}; a++)\n    for (unsigned b = 0; b < {RANGE}; b++)\n\
          if (run(a, b)) {{ puts(\"false\"); return 0; }}\n  puts(\"true\");\n  return 0;\n}}\n"
     );
-    let src = dir.join("harness.c");
-    let exe = dir.join("harness");
-    std::fs::write(&src, program).unwrap();
-    let cc = Command::new("gcc")
-        .args([
-            "-w",
-            "-O0",
-            "-o",
-            exe.to_str().unwrap(),
-            src.to_str().unwrap(),
-        ])
-        .output()
-        .expect("this test needs gcc");
-    assert!(
-        cc.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let out = Command::new(&exe).output().unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    common::gcc_run(dir, "harness", &program, &["-O0"])
+        .trim()
+        .to_string()
 }
 
 /// invar's verdict on the same body with nondeterministic inputs.

@@ -8,6 +8,8 @@
 //! out-of-range values to signed types, right shift of negatives) is gcc's,
 //! which is also what SV-COMP assumes.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -64,23 +66,8 @@ fn gcc_values(dir: &Path) -> Vec<i64> {
         program += &format!("  printf(\"%lld\\n\", (long long)({c}));\n");
     }
     program += "  return 0;\n}\n";
-    let src = dir.join("values.c");
-    let exe = dir.join("values");
-    std::fs::write(&src, program).unwrap();
-    let cc = Command::new("gcc")
-        .args(["-w", "-o", exe.to_str().unwrap(), src.to_str().unwrap()])
-        .output()
-        .expect("this test needs gcc");
-    assert!(
-        cc.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let out = Command::new(&exe).output().unwrap();
-    let values: Vec<i64> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().parse().unwrap())
-        .collect();
+    let printed = common::gcc_run(dir, "values", &program, &[]);
+    let values: Vec<i64> = printed.lines().map(|l| l.trim().parse().unwrap()).collect();
     assert_eq!(values.len(), CASES.len());
     values
 }

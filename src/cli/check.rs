@@ -283,10 +283,7 @@ pub(super) fn maybe_write_certificate(
             // bits of its states.
             let function = invar::verify::bit_invariant_certificate(ts, cubes)
                 .map_err(|e| format!("{file}: no certificate: {e}"))?;
-            let mut out = invar::formats::vmt::write(ts);
-            out += "; the invariant over the state variables, in the order of their :next\n";
-            out += &function;
-            std::fs::write(path, out).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+            write_word_certificate(path, ts, &function)
         }
         (
             Answer::Safe {
@@ -306,12 +303,7 @@ pub(super) fn maybe_write_certificate(
             },
             _,
             Some(ts),
-        ) => {
-            let mut out = invar::formats::vmt::write(ts);
-            out += "; the invariant over the state variables, in the order of their :next\n";
-            out += text;
-            std::fs::write(path, out).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-        }
+        ) => write_word_certificate(path, ts, text),
         _ => {
             eprintln!(
                 "invar: no certificate written: certificates are made from IC3 and IC3+IA invariants only"
@@ -319,6 +311,19 @@ pub(super) fn maybe_write_certificate(
             Ok(())
         }
     }
+}
+
+/// Writes a word-level certificate: `ts` as VMT, then the certificate
+/// function.
+fn write_word_certificate(
+    path: &std::path::Path,
+    ts: &invar::ir::ts::Ts,
+    function: &str,
+) -> Result<(), String> {
+    let mut out = invar::formats::vmt::write(ts);
+    out += "; the invariant over the state variables, in the order of their :next\n";
+    out += function;
+    std::fs::write(path, out).map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 /// Writes the Certifaiger witness circuit of an invariant of `full`.

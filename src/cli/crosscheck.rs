@@ -249,7 +249,7 @@ fn smt_rows(
 /// A word-level engine of the pipeline.
 type WordEngine = fn(&Ts, &verify::Request, verify::Log) -> Result<verify::Run, String>;
 
-/// The cross-check of a model only the SMT engine takes (Int, Real).
+/// The cross-check of a model only the word-level engines take (Int, Real).
 fn smt_only(
     name: &str,
     systems: &[(&'static str, Ts)],

@@ -112,7 +112,9 @@ fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result
     }
 }
 
-/// Checks a witness circuit against a model; exit 0 if valid, 3 if not.
+/// Checks a certificate against a model (a witness circuit for AIGER, the
+/// `invar-certificate` function for word-level models); exit 0 if valid, 3
+/// if not.
 pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32, String> {
     match super::check::model_format(model)? {
         super::check::Format::Aiger => {}

@@ -65,11 +65,12 @@ const REBUILD_AFTER: usize = 1000;
 /// What IC3+IA concluded.
 #[derive(Clone, Debug)]
 pub enum IaVerdict {
-    /// The property holds: `invariant`, a term of `system`'s store over its
+    /// The property holds: `invariant`, a term of `store` over the system's
     /// state variables, is inductive and excludes the bad states.
     Safe {
-        /// The system (with standard operators) whose store holds the invariant.
-        system: Box<Ts>,
+        /// The engine's term store (it extends the system's), which holds
+        /// the invariant.
+        store: Box<Terms>,
         /// The invariant.
         invariant: Term,
         /// Number of lemmas (clauses over predicates) in it.
@@ -144,6 +145,14 @@ fn lit_term(terms: &mut Terms, atoms: &[Term], l: StateLit) -> Term {
     }
 }
 
+/// The clause ¬cube, each atom i being `atoms[i]`.
+fn negation(terms: &mut Terms, atoms: &[Term], cube: &Cube) -> Term {
+    let negated: Vec<Term> = (cube.lits().iter())
+        .map(|&l| lit_term(terms, atoms, StateLit::new(l.latch(), !l.value())))
+        .collect();
+    terms.or_all(&negated)
+}
+
 impl Predicates {
     /// The domain of the bad properties `watched` of `ts`, its solvers
     /// started on `backend`.
@@ -160,12 +169,17 @@ impl Predicates {
         let constraints = u.constraints(0);
         let bad = u.terms_mut().and_all(&[constraints, bad]);
         let step = u.fresh_bool("ic3ia@step");
-        let system = u.ts().clone();
+        let system = u.ts();
         let state_vars: HashSet<Term> = system.states.iter().map(|s| s.var).collect();
-        let updates = updates(&system);
         let unprime: HashMap<Term, Term> = (system.states.iter())
             .filter_map(|s| s.next_var.map(|p| (p, s.var)))
             .collect();
+        let updates = updates(system, &unprime);
+        let mut initial: Vec<Term> = system.predicates.clone();
+        let mut roots: Vec<Term> = system.init.clone();
+        roots.extend(system.states.iter().filter_map(|s| s.init));
+        roots.extend(watched.iter().map(|&p| system.bad[p].term));
+        initial.extend(atoms(&system.terms, &roots));
         let levels = vec![u.fresh_bool("ic3ia@level0"), u.fresh_bool("ic3ia@level1")];
         let infinite = u.fresh_bool("ic3ia@infinite");
         let solver = backend.start(budget)?;
@@ -197,11 +211,6 @@ impl Predicates {
             retired: (0, Duration::ZERO),
             gave_up: None,
         };
-        let mut initial: Vec<Term> = system.predicates.clone();
-        let mut roots: Vec<Term> = system.init.clone();
-        roots.extend(system.states.iter().filter_map(|s| s.init));
-        roots.extend(watched.iter().map(|&p| system.bad[p].term));
-        initial.extend(atoms(&system.terms, &roots));
         domain.add_predicates(initial);
         domain.load(&Frames::new());
         Ok(domain)
@@ -283,16 +292,7 @@ impl Predicates {
 
     /// The clause ¬cube over the current state.
     fn clause(&mut self, cube: &Cube) -> Term {
-        let negated: Vec<Term> = (cube.lits().iter())
-            .map(|&l| {
-                lit_term(
-                    self.u.terms_mut(),
-                    &self.cur,
-                    StateLit::new(l.latch(), !l.value()),
-                )
-            })
-            .collect();
-        self.u.terms_mut().or_all(&negated)
+        negation(self.u.terms_mut(), &self.cur, cube)
     }
 
     fn assert_lemma(&mut self, cube: &Cube, act: Term) {
@@ -377,11 +377,11 @@ impl Predicates {
     /// New predicates against a spurious chain; how many.
     fn refine(&mut self) -> usize {
         self.refinements += 1;
-        let system = self.u.ts().clone();
         let mut candidates = Vec::new();
         if self.refinements == 1 {
             // The atoms of T: those over current states as they are, those
             // over primed states only as the same condition one step on.
+            let system = self.u.ts();
             let mut roots = system.trans.clone();
             roots.extend(&system.constraints);
             roots.extend(system.states.iter().filter_map(|s| s.next));
@@ -472,49 +472,22 @@ impl Predicates {
         if !self.answer(result)? {
             return Ok(None);
         }
-        let mut trace = WordTrace {
-            states: Vec::new(),
-            inputs: Vec::new(),
-        };
-        let (states, inputs) = (self.u.ts().states.len(), self.u.ts().inputs.len());
-        for k in 0..n {
-            let mut row = Vec::new();
-            for i in 0..states {
-                let v = self.u.state(i, k);
-                row.push(bmc.value(self.u.terms(), v).map_err(|e| {
-                    self.gave_up = Some(e);
-                    Interrupted
-                })?);
+        match smt::kind::read_trace(bmc.as_mut(), &mut self.u, n) {
+            Ok(trace) => Ok(Some(trace)),
+            Err(e) => {
+                self.gave_up = Some(e);
+                Err(Interrupted)
             }
-            let mut ins = Vec::new();
-            for j in 0..inputs {
-                let v = self.u.input(j, k);
-                ins.push(bmc.value(self.u.terms(), v).map_err(|e| {
-                    self.gave_up = Some(e);
-                    Interrupted
-                })?);
-            }
-            trace.states.push(row);
-            trace.inputs.push(ins);
         }
-        Ok(Some(trace))
     }
 
     /// The invariant ∧ ¬cube over the system's variables.
     fn invariant(&mut self, cubes: &[Cube]) -> Term {
-        let preds = self.preds.clone();
+        let terms = self.u.terms_mut();
         let clauses: Vec<Term> = (cubes.iter())
-            .map(|c| {
-                let negated: Vec<Term> = (c.lits().iter())
-                    .map(|&l| {
-                        let flipped = StateLit::new(l.latch(), !l.value());
-                        lit_term(self.u.terms_mut(), &preds, flipped)
-                    })
-                    .collect();
-                self.u.terms_mut().or_all(&negated)
-            })
+            .map(|c| negation(terms, &self.preds, c))
             .collect();
-        self.u.terms_mut().and_all(&clauses)
+        terms.and_all(&clauses)
     }
 
     fn checks(&self) -> (u64, Duration) {
@@ -555,12 +528,7 @@ impl Domain for Predicates {
             return Ok(None);
         }
         let values = self.valuation()?;
-        let cube = Cube::new(
-            (values.iter().enumerate())
-                .map(|(i, &v)| StateLit::new(i, v))
-                .collect(),
-        );
-        Ok(Some((cube, Vec::new())))
+        Ok(Some((Cube::from_values(&values), Vec::new())))
     }
 
     fn relative_induction(
@@ -571,8 +539,7 @@ impl Domain for Predicates {
         activity: &[f64],
         frames: &Frames,
     ) -> Result<Consecution, Interrupted> {
-        let mut order: Vec<StateLit> = cube.lits().to_vec();
-        order.sort_by(|a, b| activity[b.latch()].total_cmp(&activity[a.latch()]));
+        let order = cube.by_activity(activity);
         let primed: Vec<Term> = (order.iter())
             .map(|&l| lit_term(self.u.terms_mut(), &self.next, l))
             .collect();
@@ -642,11 +609,7 @@ impl Domain for Predicates {
         _target: Target,
         _activity: &[f64],
     ) -> Result<Cube, Interrupted> {
-        Ok(Cube::new(
-            (model.state.iter().enumerate())
-                .map(|(i, &v)| StateLit::new(i, v))
-                .collect(),
-        ))
+        Ok(Cube::from_values(&model.state))
     }
 
     fn add_lemma(&mut self, cube: &Cube, level: usize) {
@@ -719,14 +682,12 @@ impl Domain for Predicates {
     }
 }
 
-/// The next values each state may take: BTOR2's next function, or every
+/// The next values each state may take (`primed` maps each primed
+/// variable to its state): BTOR2's next function, or every
 /// `e` of an equation `x' = e` (`e` without primed variables) anywhere in a
 /// relational transition (typically one per edge of a program).
-fn updates(ts: &Ts) -> HashMap<Term, Vec<Term>> {
+fn updates(ts: &Ts, primed: &HashMap<Term, Term>) -> HashMap<Term, Vec<Term>> {
     let mut map: HashMap<Term, Vec<Term>> = HashMap::new();
-    let primed: HashMap<Term, Term> = (ts.states.iter())
-        .filter_map(|s| s.next_var.map(|p| (p, s.var)))
-        .collect();
     for s in &ts.states {
         if let Some(n) = s.next {
             map.entry(s.var).or_default().push(n);
@@ -834,7 +795,7 @@ pub fn check(
         Ok(Some(Found::Trace(trace))) => IaVerdict::Unsafe(trace),
         Ok(Some(Found::Proof(cubes))) => IaVerdict::Safe {
             invariant: domain.invariant(&cubes),
-            system: Box::new(domain.u.ts().clone()),
+            store: Box::new(domain.u.terms().clone()),
             lemmas: cubes.len(),
         },
         Ok(None) => IaVerdict::Unknown(format!("no proof within {} frames", stats.ic3.frames)),

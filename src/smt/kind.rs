@@ -87,7 +87,7 @@ pub fn check(
         let target = u.terms_mut().and_all(&[constraints, bad]);
         match base.check(u.terms(), &[target]) {
             SmtResult::Sat => {
-                let trace = read_trace(base.as_mut(), &mut u, ts, k + 1)?;
+                let trace = read_trace(base.as_mut(), &mut u, k + 1)?;
                 return Ok((WordVerdict::Unsafe(trace), stats));
             }
             SmtResult::Unknown(why) => return Ok((unknown(why, budget, k), stats)),
@@ -134,29 +134,29 @@ fn unknown(why: String, budget: &Budget, k: usize) -> WordVerdict {
 }
 
 /// The values of every state and input in steps `0..len` of the last model.
-fn read_trace(
+pub fn read_trace(
     solver: &mut dyn SmtSolver,
     u: &mut Unfolding,
-    ts: &Ts,
     len: usize,
 ) -> Result<WordTrace, String> {
+    let (states, inputs) = (u.ts().states.len(), u.ts().inputs.len());
     let mut trace = WordTrace {
         states: Vec::new(),
         inputs: Vec::new(),
     };
     for k in 0..len {
-        let mut states = Vec::new();
-        for i in 0..ts.states.len() {
+        let mut row = Vec::new();
+        for i in 0..states {
             let v = u.state(i, k);
-            states.push(solver.value(u.terms(), v)?);
+            row.push(solver.value(u.terms(), v)?);
         }
-        let mut inputs = Vec::new();
-        for j in 0..ts.inputs.len() {
+        let mut ins = Vec::new();
+        for j in 0..inputs {
             let v = u.input(j, k);
-            inputs.push(solver.value(u.terms(), v)?);
+            ins.push(solver.value(u.terms(), v)?);
         }
-        trace.states.push(states);
-        trace.inputs.push(inputs);
+        trace.states.push(row);
+        trace.inputs.push(ins);
     }
     Ok(trace)
 }

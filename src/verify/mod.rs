@@ -255,24 +255,11 @@ pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     } = &run.answer
     {
         let words = blasted.word_trace(ts, trace);
-        match word::replay(ts, &words, &request.properties) {
-            Ok(reached) if reached.step + 1 == words.len() => {
-                log(&format!(
-                    "counterexample of {} steps replays on the word-level model",
-                    words.len()
-                ));
-                run.answer = Answer::Unsafe {
-                    witness: Witness::Word(words),
-                    properties: reached.properties,
-                };
-            }
-            other => {
-                return Err(format!(
-                    "internal error: the {} engine's counterexample does not replay on the word-level model ({other:?}); no verdict",
-                    run.engine
-                ))
-            }
-        }
+        let steps = words.len();
+        run.answer = replayed(ts, words, &request.properties, run.engine)?;
+        log(&format!(
+            "counterexample of {steps} steps replays on the word-level model"
+        ));
     }
     Ok(run)
 }
@@ -306,21 +293,14 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     };
     stats.sat.calls = smt_stats.checks;
     let answer = match verdict {
-        smt::kind::WordVerdict::Unsafe(trace) => match word::replay(ts, &trace, props) {
-            Ok(reached) if reached.step + 1 == trace.len() => Answer::Unsafe {
-                witness: Witness::Word(trace),
-                properties: reached.properties,
-            },
-            other => {
-                return Err(format!(
-                    "internal error: the SMT engine's counterexample does not replay ({other:?}); no verdict"
-                ))
-            }
-        },
+        smt::kind::WordVerdict::Unsafe(trace) => replayed(ts, trace, props, "smt")?,
         smt::kind::WordVerdict::Safe { k } => {
             match smt_proof::check_kinduction(ts, props, k, backend.name(), budget.deadline()) {
                 Ok(checker) => {
-                    log(&format!("smt: the {}-induction proof is confirmed by {checker}", k + 1));
+                    log(&format!(
+                        "smt: the {}-induction proof is confirmed by {checker}",
+                        k + 1
+                    ));
                     Answer::Safe {
                         evidence: Evidence::WordKInduction { k: k + 1 },
                         checker: checker.to_string(),
@@ -383,6 +363,21 @@ pub fn bit_invariant_certificate(ts: &Ts, cubes: &[Vec<(usize, bool)>]) -> Resul
     }
     let invariant = store.and_all(&clauses);
     Ok(smt_proof::certificate_function(ts, &store, invariant))
+}
+
+/// A word-level counterexample of `engine`, replayed with the term
+/// evaluator on `ts` as read: the answer if it reaches a bad property in its
+/// last step, an internal error otherwise.
+fn replayed(ts: &Ts, trace: WordTrace, props: &[usize], engine: &str) -> Result<Answer, String> {
+    match word::replay(ts, &trace, props) {
+        Ok(reached) if reached.step + 1 == trace.len() => Ok(Answer::Unsafe {
+            witness: Witness::Word(trace),
+            properties: reached.properties,
+        }),
+        other => Err(format!(
+            "internal error: the {engine} engine's counterexample does not replay on the word-level model ({other:?}); no verdict"
+        )),
+    }
 }
 
 /// A word-level proof its checker did not confirm: refuted, or unanswered
@@ -481,25 +476,15 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
         refinements: ia.refinements,
     });
     let answer = match verdict {
-        IaVerdict::Unsafe(trace) => match word::replay(ts, &trace, props) {
-            Ok(reached) if reached.step + 1 == trace.len() => Answer::Unsafe {
-                witness: Witness::Word(trace),
-                properties: reached.properties,
-            },
-            other => {
-                return Err(format!(
-                "internal error: the IC3+IA counterexample does not replay ({other:?}); no verdict"
-            ))
-            }
-        },
+        IaVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3ia")?,
         IaVerdict::Safe {
-            system,
+            store,
             invariant,
             lemmas,
         } => {
             // The certificate, checked on the model as read: the function
             // text is all the checker takes from the engine.
-            let function = smt_proof::certificate_function(ts, &system.terms, invariant);
+            let function = smt_proof::certificate_function(ts, &store, invariant);
             let deadline = budget.deadline();
             match smt_proof::check_certificate(ts, &function, props, backend.name(), deadline) {
                 Ok(checker) => {

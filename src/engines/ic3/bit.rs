@@ -228,11 +228,6 @@ fn check(result: SolveResult) -> Result<bool, Interrupted> {
     }
 }
 
-/// Atoms ordered most active first: cores then prefer them.
-fn by_activity(lits: &mut [StateLit], activity: &[f64]) {
-    lits.sort_by(|a, b| activity[b.latch()].total_cmp(&activity[a.latch()]));
-}
-
 impl<'a> BitLevel<'a> {
     /// The domain of `aig`, with solvers for F_0 and an empty F_1.
     pub fn new(aig: &'a Aig, options: &Ic3Options) -> BitLevel<'a> {
@@ -468,8 +463,7 @@ impl Domain for BitLevel<'_> {
         debug_assert!(level >= 1 && !cube.intersects_init(&self.init));
         let clause: Vec<Lit> = self.lits.blocking_clause(cube);
         // The cube's literals as primed assumptions, most active first.
-        let mut order: Vec<StateLit> = cube.lits().to_vec();
-        by_activity(&mut order, activity);
+        let order = cube.by_activity(activity);
         let mut assumptions: Vec<Lit> = order.iter().map(|&l| self.primed_lit(l)).collect();
         let (solver, acts) = self.solvers.frame(level - 1);
         assumptions.extend(acts);
@@ -536,13 +530,7 @@ impl Domain for BitLevel<'_> {
         }
         // No lifting at all cannot fail for a model of the query that
         // produced the state; the full state is a correct, if large, answer.
-        Ok(cube.unwrap_or_else(|| {
-            Cube::new(
-                (model.state.iter().enumerate())
-                    .map(|(i, &v)| StateLit::new(i, v))
-                    .collect(),
-            )
-        }))
+        Ok(cube.unwrap_or_else(|| Cube::from_values(&model.state)))
     }
 
     fn add_lemma(&mut self, cube: &Cube, level: usize) {

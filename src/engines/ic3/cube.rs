@@ -36,6 +36,24 @@ impl Cube {
         Cube { lits, signature }
     }
 
+    /// The cube fixing every atom to its value in `values` (atom i to
+    /// `values[i]`): a whole state or valuation.
+    pub fn from_values(values: &[bool]) -> Cube {
+        Cube::new(
+            (values.iter().enumerate())
+                .map(|(i, &v)| StateLit::new(i, v))
+                .collect(),
+        )
+    }
+
+    /// The literals ordered most active first (by `activity` per atom), so
+    /// that a solver's core over them prefers atoms lemmas already use.
+    pub fn by_activity(&self, activity: &[f64]) -> Vec<StateLit> {
+        let mut lits = self.lits.clone();
+        lits.sort_by(|a, b| activity[b.latch()].total_cmp(&activity[a.latch()]));
+        lits
+    }
+
     /// The literals, sorted by latch.
     pub fn lits(&self) -> &[StateLit] {
         &self.lits
