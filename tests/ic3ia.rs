@@ -130,6 +130,35 @@ fn ic3ia_decides_the_vmt_samples_as_their_manifest_says() {
     assert!(certified >= 10, "only {certified} certificates checked");
 }
 
+/// `lia_transfer.vmt` needs the predicate `a + b ≤ n` (or one like it),
+/// which is no atom of the model and which weakest preconditions of
+/// `b ≤ n` never reach (`b + 1 ≤ n`, `b + 2 ≤ n`, …): IC3+IA proves it with
+/// the predicates of the Farkas conflicts of a spurious path's refutation,
+/// z3 accepts the certificate, and with them turned off it cannot.
+#[test]
+fn farkas_interpolant_predicates_prove_what_atoms_and_preconditions_cannot() {
+    let path = root().join("formats/vmt/lia_transfer.vmt");
+    let p = path.to_str().unwrap();
+    let cert = std::env::temp_dir().join(format!("invar-ia-transfer-{}", std::process::id()));
+    let _cleanup = Remove(cert.clone());
+    let c = cert.to_str().unwrap();
+    let args = ["check", p, "--engine", "ic3ia", "--timeout", "10"];
+    let mut with = args.to_vec();
+    with.extend(["--certificate", c]);
+    let out = invar(&with, false);
+    assert_eq!(out.status.code(), Some(20), "{out:?}");
+    assert!(z3_accepts_certificate(
+        &std::fs::read_to_string(&cert).unwrap()
+    ));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_invar"));
+    cmd.args(["check", p, "--engine", "ic3ia", "--timeout", "3"])
+        .env("INVAR_IC3IA_NO_FARKAS", "1")
+        .env("INVAR_Z3", "/nonexistent/z3")
+        .env("INVAR_CVC5", "/nonexistent/cvc5");
+    let without = cmd.output().unwrap();
+    assert_eq!(without.status.code(), Some(0), "{without:?}");
+}
+
 /// Removes a file when dropped.
 struct Remove(PathBuf);
 

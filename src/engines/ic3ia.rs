@@ -27,23 +27,30 @@
 //!   by the pipeline on the model as read).
 //! - **Refinement** of a spurious chain keeps every frame (predicates are
 //!   only added). Initial predicates: the atoms of Init and of the bad
-//!   terms and VMT `:predicate`s. The first refinement adds the atoms of
-//!   the transition relation and the constraints that mention current
-//!   states only, and those over primed states only, unprimed; each
-//!   refinement adds the weakest preconditions of the predicates through
-//!   the updates of T (BTOR2's next functions; every `x' = e` of a VMT
-//!   transition, one per program edge, in up to 8 combinations per
-//!   predicate, an `ite` chain over edges counting one update per leaf),
-//!   again kept where they mention current states only. When that finds
-//!   nothing new, every bit of every bit-vector state becomes a predicate
-//!   (the abstraction is then exact there, as bit-level IC3 is). A chain
-//!   that no new predicate can refine ends the run with `unknown` and that
-//!   reason.
+//!   terms and VMT `:predicate`s. Each refinement first adds the predicates
+//!   of the refutation's Farkas conflicts: the BMC check along the chain
+//!   keeps the simplex's conflicts with their multipliers, and at each cut
+//!   between steps the prefix side of a conflict, summed, is the partial
+//!   interpolant of that theory lemma (McMillan, "An interpolating theorem
+//!   prover", TCS 2005: the atoms of a DPLL(T) interpolant are the shared
+//!   atoms and these sums), a linear predicate over one step's states.
+//!   The first refinement also adds the atoms of the transition relation
+//!   and the constraints that mention current states only, and those over
+//!   primed states only, unprimed; each refinement adds the weakest
+//!   preconditions of the predicates through the updates of T (BTOR2's
+//!   next functions; every `x' = e` of a VMT transition, one per program
+//!   edge, in up to 8 combinations per predicate, an `ite` chain over edges
+//!   counting one update per leaf), again kept where they mention current
+//!   states only. When that finds nothing new, every bit of every
+//!   bit-vector state becomes a predicate (the abstraction is then exact
+//!   there, as bit-level IC3 is). A chain that no new predicate can refine
+//!   ends the run with `unknown` and that reason.
 //!
-//! Limitations, by significance: no interpolation (Farkas interpolants from
-//! the simplex's conflicts are the next step), so refinement is only as
-//! good as the atoms and weakest preconditions it finds; predicates with
-//! inputs in them are dropped; no lifting of abstract predecessors.
+//! Limitations, by significance: interpolant predicates come from every
+//! conflict of the refutation, not only those its proof uses (no proof is
+//! kept), and are not minimised by an unsat core; the GCD test's
+//! conflicts give none (no multipliers); predicates with inputs in them
+//! are dropped; no lifting of abstract predecessors.
 
 use crate::engines::ic3::{
     Consecution, Counterexample, Cube, Domain, Found, Frames, Ic3, Ic3Options, Ic3Stats,
@@ -53,6 +60,7 @@ use crate::engines::Limits;
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
+use crate::smt::num::Num;
 use crate::smt::unfold::Unfolding;
 use crate::smt::{self, SmtResult, SmtSolver};
 use crate::util::budget::Budget;
@@ -134,6 +142,12 @@ pub struct Predicates {
     retired: (u64, Duration),
     /// Why a query gave up other than by the budget.
     gave_up: Option<String>,
+    /// Predicates read from the Farkas conflicts of the last spurious
+    /// chain's refutation, for the next refinement.
+    interpolants: Vec<Term>,
+    /// Whether refinement reads them (`INVAR_IC3IA_NO_FARKAS` turns it
+    /// off, to measure what they bring).
+    farkas: bool,
 }
 
 fn lit_term(terms: &mut Terms, atoms: &[Term], l: StateLit) -> Term {
@@ -210,6 +224,8 @@ impl Predicates {
             refinements: 0,
             retired: (0, Duration::ZERO),
             gave_up: None,
+            interpolants: Vec::new(),
+            farkas: std::env::var_os("INVAR_IC3IA_NO_FARKAS").is_none(),
         };
         domain.add_predicates(initial);
         domain.load(&Frames::new());
@@ -377,7 +393,7 @@ impl Predicates {
     /// New predicates against a spurious chain; how many.
     fn refine(&mut self) -> usize {
         self.refinements += 1;
-        let mut candidates = Vec::new();
+        let mut candidates = std::mem::take(&mut self.interpolants);
         if self.refinements == 1 {
             // The atoms of T: those over current states as they are, those
             // over primed states only as the same condition one step on.
@@ -465,11 +481,15 @@ impl Predicates {
         parts.push(self.u.bad(&self.watched, n - 1));
         let path = self.u.terms_mut().and_all(&parts);
         bmc.assert(self.u.terms(), path);
+        let farkas = self.farkas && bmc.keep_conflicts();
         let result = bmc.check(self.u.terms(), &[]);
         let stats = bmc.stats();
         self.retired.0 += stats.checks;
         self.retired.1 += stats.time;
         if !self.answer(result)? {
+            if farkas {
+                self.interpolants = self.interpolant_predicates(&bmc.conflicts(), n);
+            }
             return Ok(None);
         }
         match smt::kind::read_trace(bmc.as_mut(), &mut self.u, n) {
@@ -479,6 +499,101 @@ impl Predicates {
                 Err(Interrupted)
             }
         }
+    }
+
+    /// Predicates from the Farkas conflicts of the refutation of a spurious
+    /// chain of `n` steps: at each cut between step `i` and what follows,
+    /// the conflict's constraints on the prefix side, summed with their
+    /// multipliers, make the partial interpolant of that theory lemma (as
+    /// in McMillan's interpolating proofs, where the atoms of the
+    /// interpolant are the shared atoms and these sums); every variable
+    /// not of step `i` cancels in it. Constraints over step `i` alone may
+    /// go to either side, so both sums are kept.
+    fn interpolant_predicates(&mut self, conflicts: &[smt::FarkasConflict], n: usize) -> Vec<Term> {
+        // Position of each variable of the path: state of step k at 2k,
+        // input of step k at 2k + 1.
+        let mut position: HashMap<Term, usize> = HashMap::new();
+        let mut current: Vec<HashMap<Term, Term>> = vec![HashMap::new(); n];
+        let states: Vec<Term> = self.u.ts().states.iter().map(|s| s.var).collect();
+        let inputs = self.u.ts().inputs.len();
+        for (k, back) in current.iter_mut().enumerate() {
+            for (i, &var) in states.iter().enumerate() {
+                let at = self.u.state(i, k);
+                position.insert(at, 2 * k);
+                back.insert(at, var);
+            }
+            for j in 0..inputs {
+                position.insert(self.u.input(j, k), 2 * k + 1);
+            }
+        }
+        let mut found = Vec::new();
+        let mut seen = HashSet::new();
+        for conflict in conflicts {
+            // The span of positions of each constraint.
+            let spans: Option<Vec<(usize, usize)>> = (conflict.parts.iter())
+                .map(|(bound, _)| {
+                    let leaves: Vec<Term> = bound.sum.iter().map(|(t, _)| *t).collect();
+                    let mut span: Option<(usize, usize)> = None;
+                    for v in self.u.terms().topological(&leaves) {
+                        if let Op::Var(..) = self.u.terms().op(v) {
+                            let p = *position.get(&v)?;
+                            span = Some(span.map_or((p, p), |(a, b)| (a.min(p), b.max(p))));
+                        }
+                    }
+                    span
+                })
+                .collect();
+            let Some(spans) = spans else {
+                continue;
+            };
+            for (cut, back) in current.iter().enumerate() {
+                let p = 2 * cut;
+                let mut prefix = Vec::new();
+                let mut shared = Vec::new();
+                let mut straddles = false;
+                for (k, &(lo, hi)) in spans.iter().enumerate() {
+                    if lo < p && hi > p {
+                        straddles = true;
+                    } else if hi < p || (lo < p && hi == p) {
+                        prefix.push(k);
+                    } else if lo == p && hi == p {
+                        shared.push(k);
+                    }
+                }
+                if straddles {
+                    continue;
+                }
+                let with_shared: Vec<usize> = prefix.iter().chain(&shared).copied().collect();
+                for side in [prefix, with_shared] {
+                    if side.is_empty() {
+                        continue;
+                    }
+                    let Some(sum) = farkas_sum(conflict, &side) else {
+                        continue;
+                    };
+                    if sum.sum.iter().any(|(t, _)| !self.at_step(*t, &position, p)) {
+                        continue;
+                    }
+                    let Some(pred) = linear_predicate(self.u.terms_mut(), &sum) else {
+                        continue;
+                    };
+                    let pred = self.u.terms_mut().substitute(&[pred], back)[0];
+                    if seen.insert(pred) {
+                        found.push(pred);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether every variable of `t` sits at position `p`.
+    fn at_step(&self, t: Term, position: &HashMap<Term, usize>, p: usize) -> bool {
+        let terms = self.u.terms();
+        terms
+            .topological(&[t])
+            .into_iter()
+            .all(|v| !matches!(terms.op(v), Op::Var(..)) || position.get(&v) == Some(&p))
     }
 
     /// The invariant ∧ ¬cube over the system's variables.
@@ -680,6 +795,95 @@ impl Domain for Predicates {
         stats.sat.calls += checks;
         stats.sat.time += time;
     }
+}
+
+/// The sum of the constraints `parts` of `conflict`, weighted by their
+/// multipliers: `Σ c·t ≤ bound` (`<` if strict), zero terms dropped.
+fn farkas_sum(conflict: &smt::FarkasConflict, parts: &[usize]) -> Option<smt::LinearBound> {
+    let mut sum: HashMap<Term, Num> = HashMap::new();
+    let mut bound = Num::ZERO;
+    let mut strict = false;
+    for &k in parts {
+        let (c, lambda) = &conflict.parts[k];
+        if lambda.signum() < 0 {
+            return None;
+        }
+        for (t, a) in &c.sum {
+            let e = sum.entry(*t).or_insert(Num::ZERO);
+            *e = &*e + &(a * lambda);
+        }
+        bound = &bound + &(&c.bound * lambda);
+        strict |= c.strict;
+    }
+    let mut sum: Vec<(Term, Num)> = sum.into_iter().filter(|(_, c)| !c.is_zero()).collect();
+    sum.sort_by_key(|(t, _)| *t);
+    Some(smt::LinearBound { sum, bound, strict })
+}
+
+/// The predicate `Σ c·t ≤ bound` (`<` if strict) as a term, in a canonical
+/// form so that the same half-space found twice is one predicate: the
+/// first coefficient positive (a negated sum gives the complement's
+/// predicate, `Σ ≥ b` being `¬(Σ < b)`), integral and coprime over the
+/// integers, where `<` becomes `≤`. `None` for a constant comparison or
+/// numbers too large for a term.
+fn linear_predicate(terms: &mut Terms, c: &smt::LinearBound) -> Option<Term> {
+    use crate::ir::term::Rational;
+    let (sum, bound, strict) = (&c.sum, &c.bound, c.strict);
+    let first = sum.first()?;
+    let flip = first.1.signum() < 0;
+    let sign = if flip { -&Num::ONE } else { Num::ONE };
+    let mut coeffs: Vec<Num> = sum.iter().map(|(_, c)| c * &sign).collect();
+    let mut b = bound * &sign;
+    // Flipped: Σ' ≥ b' (or >), whose complement is Σ' < b' (or ≤).
+    let mut strict = if flip { !strict } else { strict };
+    let int = sum.iter().all(|(t, _)| *terms.sort(*t) == Sort::Int);
+    if int {
+        use num_integer::Integer;
+        let lcm = (coeffs.iter()).fold(num_bigint::BigInt::from(1), |m, c| m.lcm(&c.denominator()));
+        coeffs = coeffs.iter().map(|c| c.scale(&lcm)).collect();
+        b = b.scale(&lcm);
+        let gcd = (coeffs.iter()).fold(num_bigint::BigInt::from(0), |g, c| {
+            g.gcd(&c.to_bigint().unwrap_or_default())
+        });
+        if gcd > num_bigint::BigInt::from(1) {
+            let inv = &Num::ONE / &Num::from_bigint(gcd);
+            coeffs = coeffs.iter().map(|c| c * &inv).collect();
+            b = &b * &inv;
+        }
+        // Σ < b ⇔ Σ ≤ ⌈b⌉ − 1; Σ ≤ b ⇔ Σ ≤ ⌊b⌋.
+        b = if strict {
+            &b.ceil() - &Num::ONE
+        } else {
+            b.floor()
+        };
+        strict = false;
+    }
+    let sort = if int { Sort::Int } else { Sort::Real };
+    let number = |terms: &mut Terms, n: &Num| -> Option<Term> {
+        let r: Rational = n.to_rational()?;
+        Some(terms.mk(Op::Num(r, sort.clone()), &[]))
+    };
+    let mut summands = Vec::new();
+    for ((t, _), c) in sum.iter().zip(&coeffs) {
+        let t = if !int && *terms.sort(*t) == Sort::Int {
+            terms.mk(Op::ToReal, &[*t])
+        } else {
+            *t
+        };
+        summands.push(if *c == Num::ONE {
+            t
+        } else {
+            let k = number(terms, c)?;
+            terms.mk(Op::Mul, &[k, t])
+        });
+    }
+    let lhs = if summands.len() == 1 {
+        summands[0]
+    } else {
+        terms.mk(Op::Add, &summands)
+    };
+    let rhs = number(terms, &b)?;
+    Some(terms.mk(if strict { Op::Lt } else { Op::Le }, &[lhs, rhs]))
 }
 
 /// The next values each state may take (`primed` maps each primed

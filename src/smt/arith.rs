@@ -18,6 +18,7 @@ use super::simplex::{Explanation, SVar, Simplex};
 use crate::sat::core::theory::{Theory, TheoryOut};
 use crate::sat::Lit;
 use std::any::Any;
+use std::collections::HashMap;
 
 /// A bound atom: its literal is true iff `var ≤ bound` (`upper`) or
 /// `var ≥ bound`, strictly if `strict`.
@@ -124,6 +125,11 @@ pub struct Arith {
     fractional_checks: u64,
     /// The explanation of the last conflict, with Farkas multipliers.
     pub last_conflict: Option<Explanation>,
+    /// The definition of each slack variable over other variables.
+    definitions: HashMap<SVar, Vec<(SVar, Num)>>,
+    /// The conflicts with Farkas multipliers since recording began
+    /// (`None`: not recording), for interpolation.
+    pub recorded: Option<Vec<Explanation>>,
     /// Counters.
     pub stats: ArithStats,
 }
@@ -146,7 +152,38 @@ impl Arith {
         let s = self.simplex.define(terms);
         self.int.push(int);
         self.on_var.push(Vec::new());
+        self.definitions.insert(s, terms.to_vec());
         s
+    }
+
+    /// `v` as a sum over variables that are not slacks.
+    pub fn expand(&self, v: SVar) -> Vec<(SVar, Num)> {
+        let mut sum: HashMap<SVar, Num> = HashMap::new();
+        let mut work = vec![(v, Num::ONE)];
+        while let Some((x, c)) = work.pop() {
+            match self.definitions.get(&x) {
+                Some(def) => work.extend(def.iter().map(|(y, d)| (*y, &c * d))),
+                None => {
+                    let entry = sum.entry(x).or_insert(Num::ZERO);
+                    *entry = &*entry + &c;
+                }
+            }
+        }
+        let mut out: Vec<(SVar, Num)> = sum.into_iter().filter(|(_, c)| !c.is_zero()).collect();
+        out.sort_by_key(|(x, _)| *x);
+        out
+    }
+
+    /// The bound literal `lit` asserts: its variable, whether it is an
+    /// upper bound, and the value.
+    pub fn bound_of(&self, lit: Lit) -> Option<(SVar, bool, Delta)> {
+        let atom = self.atom(lit.var())?;
+        let (upper, value) = if lit.is_negative() {
+            atom.when_false.clone()
+        } else {
+            atom.when_true.clone()
+        };
+        Some((atom.var, upper, value))
     }
 
     /// Whether `v` is an integer variable.
@@ -306,6 +343,12 @@ impl Arith {
     fn conflict_lemma(&mut self, e: Explanation, out: &mut TheoryOut) {
         self.stats.conflicts += 1;
         out.lemmas.push(e.parts.iter().map(|(l, _)| !*l).collect());
+        if let Some(kept) = &mut self.recorded {
+            // Zero multipliers mark conflicts that are not linear infeasibilities.
+            if e.parts.iter().all(|(_, c)| !c.is_zero()) {
+                kept.push(e.clone());
+            }
+        }
         self.last_conflict = Some(e);
     }
 

@@ -137,4 +137,12 @@ impl SmtSolver for Dumping {
     fn stats(&self) -> SolverStats {
         self.inner.stats()
     }
+
+    fn keep_conflicts(&mut self) -> bool {
+        self.inner.keep_conflicts()
+    }
+
+    fn conflicts(&self) -> Vec<super::FarkasConflict> {
+        self.inner.conflicts()
+    }
 }

@@ -27,7 +27,7 @@ use super::arith::Arith;
 use super::linear::{Linear, NormalForm, Relation};
 use super::num::Num;
 use super::simplex::SVar;
-use super::{SmtResult, SmtSolver, SolverStats};
+use super::{FarkasConflict, LinearBound, SmtResult, SmtSolver, SolverStats};
 use crate::bitblast::{self, TermBlaster, Unsupported};
 use crate::ir::aig::{self, Aig};
 use crate::ir::term::eval::{Evaluator, Value};
@@ -61,6 +61,9 @@ pub struct InvarSmt {
     var_bits: HashMap<Term, Vec<aig::Lit>>,
     /// Simplex variable of each Int or Real variable.
     arith_vars: HashMap<Term, SVar>,
+    /// The term each simplex variable stands for (variables, and the
+    /// fresh variables of `ite`, `abs`, `div`, `mod`, `to_int` terms).
+    named: HashMap<SVar, Term>,
     /// Linear form of each arithmetic term seen.
     linear: HashMap<Term, Linear>,
     /// Slack variable of each normalized linear form.
@@ -100,6 +103,7 @@ impl InvarSmt {
             encoded: vec![Some(!tru)],
             var_bits: HashMap::new(),
             arith_vars: HashMap::new(),
+            named: HashMap::new(),
             linear: HashMap::new(),
             slacks: HashMap::new(),
             atoms: HashMap::new(),
@@ -384,6 +388,7 @@ impl InvarSmt {
                 let int = *terms.sort(t) == Sort::Int;
                 let v = self.arith().new_var(int);
                 self.arith_vars.insert(t, v);
+                self.named.insert(v, t);
                 Linear::var(v)
             }
             Op::Num(r, _) => Linear::constant(Num::from_rational(*r)),
@@ -423,7 +428,9 @@ impl InvarSmt {
             Op::ToReal => arg(0).expect("argument"),
             Op::ToInt => {
                 let x = arg(0).expect("argument");
-                Linear::var(self.int_of(aig, &x))
+                let v = self.int_of(aig, &x);
+                self.named.insert(v, t);
+                Linear::var(v)
             }
             Op::Abs => {
                 // |x| = ite(x ≥ 0, x, −x), with a fresh variable.
@@ -441,6 +448,7 @@ impl InvarSmt {
                 let other = aig.or(nonneg, b);
                 let both = aig.and(then, other);
                 self.facts.push(both);
+                self.named.insert(v, t);
                 here
             }
             op @ (Op::IntDiv | Op::Mod) => {
@@ -465,10 +473,13 @@ impl InvarSmt {
                 let both = aig.and(lo, hi);
                 let all = aig.and(eq, both);
                 self.facts.push(all);
-                Linear::var(if *op == Op::IntDiv { q } else { r })
+                let v = if *op == Op::IntDiv { q } else { r };
+                self.named.insert(v, t);
+                Linear::var(v)
             }
             Op::Ite => {
                 let v = self.arith().new_var(*terms.sort(t) == Sort::Int);
+                self.named.insert(v, t);
                 self.pending.push(Side::Ite {
                     cond: args[0],
                     v,
@@ -644,5 +655,46 @@ impl SmtSolver for InvarSmt {
         let mut s = self.stats.clone();
         s.sat_calls = self.core.core_stats().sat.calls;
         s
+    }
+
+    fn keep_conflicts(&mut self) -> bool {
+        let arith = self.arith();
+        if arith.recorded.is_none() {
+            arith.recorded = Some(Vec::new());
+        }
+        true
+    }
+
+    fn conflicts(&self) -> Vec<FarkasConflict> {
+        let arith = self.arith_ref();
+        let Some(kept) = &arith.recorded else {
+            return Vec::new();
+        };
+        // A bound `v ≤ k` reads `Σ c·t ≤ k` over v's expansion; `v ≥ k`
+        // reads `Σ −c·t ≤ −k`; a δ makes it strict. A conflict with a
+        // variable that names no term (a cut's or `is_int`'s helper) is
+        // left out.
+        let read = |lit: sat::Lit| -> Option<LinearBound> {
+            let (var, upper, value) = arith.bound_of(lit)?;
+            let sign = if upper { Num::ONE } else { -&Num::ONE };
+            let mut sum = Vec::new();
+            for (x, c) in arith.expand(var) {
+                sum.push((*self.named.get(&x)?, &c * &sign));
+            }
+            sum.sort_by_key(|(t, _)| *t);
+            Some(LinearBound {
+                sum,
+                bound: &value.real * &sign,
+                strict: (&value.delta * &sign).signum() < 0,
+            })
+        };
+        (kept.iter())
+            .filter_map(|e| {
+                let parts = (e.parts.iter())
+                    .map(|(l, c)| Some((read(*l)?, c.clone())))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(FarkasConflict { parts })
+            })
+            .collect()
     }
 }

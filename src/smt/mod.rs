@@ -108,4 +108,34 @@ pub trait SmtSolver {
     fn unsat_core(&self) -> Vec<Term>;
     /// Counters so far.
     fn stats(&self) -> SolverStats;
+    /// Starts keeping the arithmetic conflicts of later checks with their
+    /// Farkas multipliers (for interpolation); false if this solver cannot.
+    fn keep_conflicts(&mut self) -> bool {
+        false
+    }
+    /// The conflicts kept so far, each read back over terms.
+    fn conflicts(&self) -> Vec<FarkasConflict> {
+        Vec::new()
+    }
+}
+
+/// A linear constraint over terms: `Σ c·t ≤ bound`, `<` if `strict`. The
+/// terms are Int or Real variables or the arithmetic terms (`ite`, `div`,
+/// `mod`, `abs`, `to_int`) the solver named by a fresh variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearBound {
+    /// The summands, sorted by term, no zero coefficient.
+    pub sum: Vec<(Term, num::Num)>,
+    /// The constant.
+    pub bound: num::Num,
+    /// Strict comparison.
+    pub strict: bool,
+}
+
+/// A theory conflict: constraints that, weighted by their non-negative
+/// multipliers and summed, give a false constant comparison (Farkas).
+#[derive(Clone, Debug)]
+pub struct FarkasConflict {
+    /// Each constraint with its multiplier.
+    pub parts: Vec<(LinearBound, num::Num)>,
 }
