@@ -161,15 +161,20 @@ fn certifaiger_examples_get_certifaigers_answers() {
 /// A BTOR2 model proved by the bit-level engines gets a word-level
 /// certificate (the model as VMT and `invar-certificate` over the bits of
 /// its states) that `invar certify` accepts on the model as read; a false
-/// one is refused.
+/// one is refused. So does a relational VMT model, whose circuit has the
+/// blaster's `first` and `valid` latches, which are no state of the model.
 #[test]
 fn btor2_proofs_yield_word_level_certificates() {
     let dir = std::env::temp_dir().join(format!("invar-btor2-cert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cert = dir.join("cert.vmt");
     let c = cert.to_str().unwrap();
-    for name in ["pono_counter-true.btor2", "hwmcc19_goel_cal9.btor2"] {
-        let model = root().join("hwmcc-samples/btor2").join(name);
+    for name in [
+        "btor2/pono_counter-true.btor2",
+        "btor2/hwmcc19_goel_cal9.btor2",
+        "vmt/bv_up3.c.vmt",
+    ] {
+        let model = root().join("hwmcc-samples").join(name);
         let m = model.to_str().unwrap();
         let out = invar(&["check", m, "--timeout", "20", "--certificate", c]);
         assert_eq!(out.status.code(), Some(20), "{name}: {out:?}");

@@ -49,6 +49,10 @@ pub struct Blasted {
     pub state_latches: Vec<Vec<usize>>,
     /// For each input, the AIG input position of each bit (LSB first).
     pub input_bits: Vec<Vec<usize>>,
+    /// The latch true only in step 0 (non-constant and relational inits).
+    pub first: Option<usize>,
+    /// The latch recording that every relational transition so far held.
+    pub valid: Option<usize>,
 }
 
 /// Arrays up to this many bits in all are expanded into one word per element.
@@ -169,9 +173,11 @@ pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
     for &init in &ts.init {
         constraints_at_first.push(b.bit(init)?);
     }
+    let mut first_latch = None;
     if !constraints_at_first.is_empty() {
         let first = b.aig.add_latch(Some(true));
         let index = b.aig.latches.len() - 1;
+        first_latch = Some(index);
         b.aig.set_next(index, Lit::FALSE);
         for c in constraints_at_first {
             let implied = b.aig.or(!first, c);
@@ -182,6 +188,7 @@ pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
         let lit = b.bit(c)?;
         b.aig.constraints.push(lit);
     }
+    let mut valid_latch = None;
     let valid = if ts.trans.is_empty() {
         Lit::TRUE
     } else {
@@ -192,6 +199,7 @@ pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
         }
         let valid = b.aig.add_latch(Some(true));
         let index = b.aig.latches.len() - 1;
+        valid_latch = Some(index);
         let next = b.aig.and(valid, all);
         b.aig.set_next(index, next);
         valid
@@ -205,6 +213,8 @@ pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
         aig: b.aig,
         state_latches,
         input_bits,
+        first: first_latch,
+        valid: valid_latch,
     })
 }
 

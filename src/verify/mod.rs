@@ -324,6 +324,15 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
 /// [`Evidence::Invariant`] holds them): each latch is one bit of a state,
 /// `((_ extract i i) x) = #b1` (or the Bool state itself), and the
 /// invariant is the conjunction of the cubes' negations over those bits.
+///
+/// The blaster's two helper latches are no state of the model. `valid`
+/// (every relational transition so far held) is true on every state a
+/// word-level run reaches, so it is read as true. `first` (step 0, where
+/// the init relations are constraints) is read both ways: the certificate
+/// is `INV[first := 0] ∨ (Init ∧ INV[first := 1])`. It is inductive: an
+/// Init state meets the second disjunct (the circuit's initial states
+/// include it with `first` set), and a transition from either disjunct is
+/// a transition of the circuit, which lands where `first` is 0.
 pub fn bit_invariant_certificate(ts: &Ts, cubes: &[Vec<(usize, bool)>]) -> Result<String, String> {
     let blasted = bitblast(ts).map_err(|e| e.to_string())?;
     let mut bit_of = vec![None; blasted.aig.latches.len()];
@@ -333,35 +342,59 @@ pub fn bit_invariant_certificate(ts: &Ts, cubes: &[Vec<(usize, bool)>]) -> Resul
         }
     }
     let mut store = ts.terms.clone();
-    let bit = |store: &mut crate::ir::term::Terms, latch: usize| -> Result<Term, String> {
-        let (i, b) = bit_of
-            .get(latch)
-            .copied()
-            .flatten()
-            .ok_or_else(|| format!("latch {latch} is not a bit of a state"))?;
-        let var = ts.states[i].var;
-        match store.sort(var).clone() {
-            Sort::Bool => Ok(var),
-            Sort::BitVec(_) => {
-                let extracted = store.mk(Op::Extract(b, b), &[var]);
-                let one = store.bv(crate::ir::bv::BvValue::from_u64(1, 1));
-                Ok(store.eq(extracted, one))
+    let bit =
+        |store: &mut crate::ir::term::Terms, latch: usize, first: bool| -> Result<Term, String> {
+            if Some(latch) == blasted.valid {
+                return Ok(store.bool(true));
             }
-            other => Err(format!(
-                "a state of sort {other} has no bit-level certificate"
-            )),
+            if Some(latch) == blasted.first {
+                return Ok(store.bool(first));
+            }
+            let (i, b) = bit_of
+                .get(latch)
+                .copied()
+                .flatten()
+                .ok_or_else(|| format!("latch {latch} is not a bit of a state"))?;
+            let var = ts.states[i].var;
+            match store.sort(var).clone() {
+                Sort::Bool => Ok(var),
+                Sort::BitVec(_) => {
+                    let extracted = store.mk(Op::Extract(b, b), &[var]);
+                    let one = store.bv(crate::ir::bv::BvValue::from_u64(1, 1));
+                    Ok(store.eq(extracted, one))
+                }
+                other => Err(format!(
+                    "a state of sort {other} has no bit-level certificate"
+                )),
+            }
+        };
+    let invariant = |store: &mut crate::ir::term::Terms, first: bool| -> Result<Term, String> {
+        let mut clauses = Vec::with_capacity(cubes.len());
+        for cube in cubes {
+            let mut negated = Vec::with_capacity(cube.len());
+            for &(latch, value) in cube {
+                let t = bit(store, latch, first)?;
+                negated.push(if value { store.not(t) } else { t });
+            }
+            clauses.push(store.or_all(&negated));
         }
+        Ok(store.and_all(&clauses))
     };
-    let mut clauses = Vec::with_capacity(cubes.len());
-    for cube in cubes {
-        let mut negated = Vec::with_capacity(cube.len());
-        for &(latch, value) in cube {
-            let t = bit(&mut store, latch)?;
-            negated.push(if value { store.not(t) } else { t });
+    let later = invariant(&mut store, false)?;
+    let invariant = if blasted.first.is_some() {
+        let at_first = invariant(&mut store, true)?;
+        let mut init: Vec<Term> = ts.init.clone();
+        for s in &ts.states {
+            if let Some(value) = s.init {
+                init.push(store.eq(s.var, value));
+            }
         }
-        clauses.push(store.or_all(&negated));
-    }
-    let invariant = store.and_all(&clauses);
+        init.push(at_first);
+        let start = store.and_all(&init);
+        store.or_all(&[later, start])
+    } else {
+        later
+    };
     Ok(smt_proof::certificate_function(ts, &store, invariant))
 }
 
