@@ -95,6 +95,7 @@ pub(super) fn request(
         sat: args.sat.map(|s| s.backend()).transpose()?,
         smt: args.smt.backend(),
         budget: budget.clone(),
+        invariant_wanted: args.certificate.is_some(),
     })
 }
 

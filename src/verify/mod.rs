@@ -66,6 +66,10 @@ pub struct Request {
     pub smt: smt::Backend,
     /// Deadline and stop flag of the whole run, checks included.
     pub budget: Budget,
+    /// A proof should come with an invariant when an engine can give one
+    /// (`--certificate`): the word-level portfolio then lets IC3+IA go on
+    /// after a k-induction proof whose depth is above 1.
+    pub invariant_wanted: bool,
 }
 
 impl Request {
@@ -79,6 +83,7 @@ impl Request {
             simplify: true,
             sat: None,
             smt: smt::Backend::Invar,
+            invariant_wanted: false,
             budget: Budget::unlimited(),
         }
     }
@@ -454,7 +459,30 @@ pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run,
         }
         drop(tx);
         let mut inconclusive: Option<Run> = None;
-        for message in rx {
+        // A k-induction proof kept while IC3+IA looks for an invariant.
+        let mut without_invariant: Option<Run> = None;
+        // Until when IC3+IA may go on after that proof: as long again as
+        // the proof took (at least a second), ending before the deadline.
+        let mut patience: Option<Instant> = None;
+        let start = Instant::now();
+        loop {
+            let message = match patience {
+                None => match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                },
+                Some(until) => {
+                    match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                        Ok(m) => m,
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            budgets[0].stop();
+                            patience = None;
+                            continue;
+                        }
+                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
+                }
+            };
             let run = match message {
                 Message::Line(l) => {
                     log(&l);
@@ -463,6 +491,29 @@ pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run,
                 Message::Done(run) => *run,
             };
             match run {
+                Ok(run)
+                    if request.invariant_wanted
+                        && without_invariant.is_none()
+                        && matches!(
+                            run.answer,
+                            Answer::Safe {
+                                evidence: Evidence::WordKInduction { k },
+                                ..
+                            } if k > 1
+                        ) =>
+                {
+                    log("portfolio: k-induction proved it; IC3+IA goes on for an invariant to certify");
+                    let mut until = Instant::now() + start.elapsed().max(Duration::from_secs(1));
+                    if let Some(deadline) = request.budget.deadline() {
+                        until = until.min(
+                            deadline
+                                - Duration::from_millis(500)
+                                    .min(deadline.saturating_duration_since(Instant::now())),
+                        );
+                    }
+                    patience = Some(until);
+                    without_invariant = Some(run);
+                }
                 Ok(run) if matches!(run.answer, Answer::Safe { .. } | Answer::Unsafe { .. }) => {
                     budgets.iter().for_each(Budget::stop);
                     return Ok(run);
@@ -480,6 +531,9 @@ pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run,
                     return Err(e);
                 }
             }
+        }
+        if let Some(run) = without_invariant {
+            return Ok(run);
         }
         Ok(inconclusive.expect("two engines answered"))
     })
