@@ -159,6 +159,46 @@ fn farkas_interpolant_predicates_prove_what_atoms_and_preconditions_cannot() {
     assert_eq!(without.status.code(), Some(0), "{without:?}");
 }
 
+/// k-induction proofs come with certificates where an invariant can be had:
+/// a 1-inductive property is its own invariant (`--engine smt` on
+/// `lia_counter.vmt`), and with `--certificate` the word-level portfolio
+/// lets IC3+IA find the invariant after k-induction proved
+/// `conc_szymanski_safe` with k = 8. `invar certify` and z3 accept both.
+#[test]
+fn k_induction_proofs_come_with_certificates_when_asked() {
+    let cert = std::env::temp_dir().join(format!("invar-ia-kind-{}", std::process::id()));
+    let _cleanup = Remove(cert.clone());
+    let c = cert.to_str().unwrap();
+    for (model, engine) in [
+        ("formats/vmt/lia_counter.vmt", "smt"),
+        ("hwmcc-samples/vmt/conc_szymanski_safe.vmt", "auto"),
+    ] {
+        std::fs::remove_file(&cert).ok();
+        let path = root().join(model);
+        let p = path.to_str().unwrap();
+        let out = invar(
+            &[
+                "check",
+                p,
+                "--engine",
+                engine,
+                "--timeout",
+                "20",
+                "--certificate",
+                c,
+            ],
+            false,
+        );
+        assert_eq!(out.status.code(), Some(20), "{model}: {out:?}");
+        let certify = invar(&["certify", p, c], false);
+        assert_eq!(certify.status.code(), Some(0), "{model}: {certify:?}");
+        assert!(
+            z3_accepts_certificate(&std::fs::read_to_string(&cert).unwrap()),
+            "{model}"
+        );
+    }
+}
+
 /// Removes a file when dropped.
 struct Remove(PathBuf);
 

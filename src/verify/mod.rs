@@ -306,9 +306,18 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
                         "smt: the {}-induction proof is confirmed by {checker}",
                         k + 1
                     ));
-                    Answer::Safe {
-                        evidence: Evidence::WordKInduction { k: k + 1 },
-                        checker: checker.to_string(),
+                    let invariant = (k == 0 && request.invariant_wanted)
+                        .then(|| inductive_property(ts, props, budget))
+                        .flatten();
+                    match invariant {
+                        Some((text, checker)) => Answer::Safe {
+                            evidence: Evidence::WordInvariant { clauses: 1, text },
+                            checker: checker.to_string(),
+                        },
+                        None => Answer::Safe {
+                            evidence: Evidence::WordKInduction { k: k + 1 },
+                            checker: checker.to_string(),
+                        },
                     }
                 }
                 Err(e) => unconfirmed("the SMT engine's proof", &e, budget),
@@ -322,6 +331,34 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
         stats,
         circuit: None,
     })
+}
+
+/// A 1-inductive property as an invariant: `constraints ⇒ ¬bad`, if it
+/// mentions states only (a certificate's parameters are the states), with
+/// its certificate text and the solver that confirmed it.
+fn inductive_property(ts: &Ts, props: &[usize], budget: &Budget) -> Option<(String, &'static str)> {
+    let states: std::collections::HashSet<Term> = ts.states.iter().map(|s| s.var).collect();
+    let mut store = ts.clone();
+    let terms = &mut store.terms;
+    let bad: Vec<Term> = props.iter().map(|&p| ts.bad[p].term).collect();
+    let mut roots = bad.clone();
+    roots.extend(&ts.constraints);
+    let over_states = (terms.topological(&roots).into_iter())
+        .all(|t| !matches!(terms.op(t), Op::Var(..)) || states.contains(&t));
+    if !over_states {
+        return None;
+    }
+    let any_bad = terms.or_all(&bad);
+    let mut parts = ts.constraints.clone();
+    parts.push(any_bad);
+    let reached = terms.and_all(&parts);
+    let invariant = terms.not(reached);
+    let checker =
+        smt_proof::check_invariant(&store, invariant, props, "smt", budget.deadline()).ok()?;
+    Some((
+        smt_proof::certificate_function(ts, &store.terms, invariant),
+        checker,
+    ))
 }
 
 /// The word-level certificate of a bit-level invariant of `ts`'s
