@@ -45,11 +45,16 @@
 //!   bit-vector state becomes a predicate (the abstraction is then exact
 //!   there, as bit-level IC3 is). A chain that no new predicate can refine
 //!   ends the run with `unknown` and that reason.
+//! - **Minimisation.** The candidates are labelled, and the chain is posed
+//!   as an abstract path: a copy of the state on each side of each step,
+//!   the copies agreeing on the old predicates and, under its label, on
+//!   each candidate. The labels of an unsat core are the predicates added;
+//!   the others wait in a pool for later refinements. (Interpolant
+//!   predicates come from every conflict of the refutation, not only those
+//!   its proof uses: no proof is kept, so this is where the excess goes.)
 //!
-//! Limitations, by significance: interpolant predicates come from every
-//! conflict of the refutation, not only those its proof uses (no proof is
-//! kept), and are not minimised by an unsat core; the GCD test's
-//! conflicts give none (no multipliers); predicates with inputs in them
+//! Limitations, by significance: the GCD test's conflicts give no
+//! interpolant predicates (no multipliers); predicates with inputs in them
 //! are dropped; no lifting of abstract predecessors.
 
 use crate::engines::ic3::{
@@ -148,6 +153,11 @@ pub struct Predicates {
     /// Whether refinement reads them (`INVAR_IC3IA_NO_FARKAS` turns it
     /// off, to measure what they bring).
     farkas: bool,
+    /// Whether refinement keeps only the candidates an unsat core needs
+    /// (`INVAR_IC3IA_NO_MINIMISE` turns it off).
+    minimise: bool,
+    /// Candidates a refinement did not need, offered again to the next.
+    pool: Vec<Term>,
 }
 
 fn lit_term(terms: &mut Terms, atoms: &[Term], l: StateLit) -> Term {
@@ -226,6 +236,8 @@ impl Predicates {
             gave_up: None,
             interpolants: Vec::new(),
             farkas: std::env::var_os("INVAR_IC3IA_NO_FARKAS").is_none(),
+            minimise: std::env::var_os("INVAR_IC3IA_NO_MINIMISE").is_none(),
+            pool: Vec::new(),
         };
         domain.add_predicates(initial);
         domain.load(&Frames::new());
@@ -391,9 +403,10 @@ impl Predicates {
     }
 
     /// New predicates against a spurious chain; how many.
-    fn refine(&mut self) -> usize {
+    fn refine(&mut self, chain: &[Step]) -> usize {
         self.refinements += 1;
         let mut candidates = std::mem::take(&mut self.interpolants);
+        candidates.append(&mut self.pool);
         if self.refinements == 1 {
             // The atoms of T: those over current states as they are, those
             // over primed states only as the same condition one step on.
@@ -434,7 +447,92 @@ impl Predicates {
                 candidates.extend(atoms(self.u.terms(), &[image]));
             }
         }
-        self.add_predicates(candidates)
+        let needed = self.needed(chain, candidates);
+        self.add_predicates(needed)
+    }
+
+    /// The candidates that the abstract chain's refutation needs: the
+    /// chain is an abstract path over the predicates so far, and it stays
+    /// one over a larger set unless some step's post-state and the next
+    /// pre-state cannot agree on every predicate. So the chain is posed
+    /// with a copy of the state on each side of each abstract step, the
+    /// copies joined by equal values of the old predicates and, under one
+    /// label each, of the candidates; the labels of an unsat core are the
+    /// candidates kept. All of them when that does not refute the chain.
+    fn needed(&mut self, chain: &[Step], candidates: Vec<Term>) -> Vec<Term> {
+        let mut fresh = Vec::new();
+        for p in candidates {
+            if !self.known.contains(&p) && self.over_current_states(p) && !fresh.contains(&p) {
+                fresh.push(p);
+            }
+        }
+        let n = chain.len();
+        if fresh.len() <= 1 || n < 2 || !self.minimise {
+            return fresh;
+        }
+        let Ok(mut solver) = self.backend.start(&self.budget) else {
+            return fresh;
+        };
+        // Pre-state of abstract step k: step k; post-state of step k − 1: step n − 1 + k.
+        let post = |k: usize| n - 1 + k;
+        let mut parts = vec![self.u.init()];
+        for (k, step) in chain.iter().enumerate() {
+            let at = self.u.at(&self.preds.clone(), k);
+            for &l in step.cube.lits() {
+                parts.push(lit_term(self.u.terms_mut(), &at, l));
+            }
+            if k + 1 < n {
+                parts.push(self.u.trans_to(k, post(k + 1)));
+                let after = self.u.at(&self.preds.clone(), post(k + 1));
+                let before = self.u.at(&self.preds.clone(), k + 1);
+                for (a, b) in after.into_iter().zip(before) {
+                    parts.push(self.u.terms_mut().eq(a, b));
+                }
+            }
+        }
+        parts.push(self.u.constraints(n - 1));
+        parts.push(self.u.bad(&self.watched, n - 1));
+        let path = self.u.terms_mut().and_all(&parts);
+        solver.assert(self.u.terms(), path);
+        let mut labels = Vec::with_capacity(fresh.len());
+        for (j, &p) in fresh.iter().enumerate() {
+            let label = self
+                .u
+                .fresh_bool(&format!("ic3ia@r{}p{j}", self.refinements));
+            let mut agree = Vec::new();
+            for k in 1..n {
+                let a = self.u.at(&[p], post(k))[0];
+                let b = self.u.at(&[p], k)[0];
+                agree.push(self.u.terms_mut().eq(a, b));
+            }
+            let agree = self.u.terms_mut().and_all(&agree);
+            let off = self.u.terms_mut().not(label);
+            let guarded = self.u.terms_mut().or_all(&[off, agree]);
+            solver.assert(self.u.terms(), guarded);
+            labels.push(label);
+        }
+        let result = solver.check(self.u.terms(), &labels);
+        let stats = solver.stats();
+        self.retired.0 += stats.checks;
+        self.retired.1 += stats.time;
+        if result != SmtResult::Unsat {
+            return fresh;
+        }
+        let core: HashSet<Term> = solver.unsat_core().into_iter().collect();
+        let mut kept = Vec::new();
+        let mut unused = Vec::new();
+        for (&p, l) in fresh.iter().zip(&labels) {
+            if core.contains(l) {
+                kept.push(p);
+            } else {
+                unused.push(p);
+            }
+        }
+        if kept.is_empty() {
+            return fresh;
+        }
+        self.pool.extend(unused);
+        kept
     }
 
     /// The last resort on bit-vectors: every bit of every bit-vector state
@@ -780,7 +878,7 @@ impl Domain for Predicates {
         if let Some(trace) = self.simulate(chain)? {
             return Ok(Counterexample::Real(trace));
         }
-        if self.refine() == 0 && self.bit_predicates() == 0 {
+        if self.refine(chain) == 0 && self.bit_predicates() == 0 {
             self.gave_up = Some(format!(
                 "IC3+IA: a spurious abstract counterexample of {} steps, and no new predicate to refine it",
                 chain.len()

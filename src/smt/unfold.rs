@@ -113,12 +113,19 @@ impl Unfolding {
     /// `roots`, terms over the system's variables, at step `k` (primed
     /// states are those of step `k + 1`).
     pub fn at(&mut self, roots: &[Term], k: usize) -> Vec<Term> {
-        self.reach(k + 1);
+        self.between(roots, k, k + 1)
+    }
+
+    /// `roots` with current states and inputs those of step `k` and primed
+    /// states those of step `to` (for paths whose steps are not joined by
+    /// T alone).
+    pub fn between(&mut self, roots: &[Term], k: usize, to: usize) -> Vec<Term> {
+        self.reach(k.max(to));
         let mut map = HashMap::new();
         for (i, s) in self.ts.states.iter().enumerate() {
             map.insert(s.var, self.states[k][i]);
             if let Some(primed) = s.next_var {
-                map.insert(primed, self.states[k + 1][i]);
+                map.insert(primed, self.states[to][i]);
             }
         }
         for (j, &v) in self.ts.inputs.iter().enumerate() {
@@ -146,17 +153,27 @@ impl Unfolding {
     /// The transition from step `k` to `k + 1`, with the constraints of
     /// step `k`.
     pub fn trans(&mut self, k: usize) -> Term {
+        self.trans_to(k, k + 1)
+    }
+
+    /// The transition from step `k` to step `to`, with the constraints of
+    /// step `k`.
+    pub fn trans_to(&mut self, k: usize, to: usize) -> Term {
         let functional: Vec<(usize, Term)> = (self.ts.states.iter().enumerate())
             .filter_map(|(i, s)| s.next.map(|t| (i, t)))
             .collect();
-        let values = self.at(&functional.iter().map(|&(_, t)| t).collect::<Vec<_>>(), k);
+        let values = self.between(
+            &functional.iter().map(|&(_, t)| t).collect::<Vec<_>>(),
+            k,
+            to,
+        );
         let mut parts = Vec::new();
         for (&(i, _), value) in functional.iter().zip(values) {
-            let var = self.states[k + 1][i];
+            let var = self.states[to][i];
             parts.push(self.ts.terms.eq(var, value));
         }
         let relational = self.ts.trans.clone();
-        parts.extend(self.at(&relational, k));
+        parts.extend(self.between(&relational, k, to));
         parts.push(self.constraints(k));
         self.ts.terms.and_all(&parts)
     }
