@@ -1108,3 +1108,66 @@ pub fn check(
     };
     Ok((verdict, stats))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::smtlib::print::Printer;
+
+    fn bound(sum: Vec<(Term, Num)>, bound: i64, strict: bool) -> smt::LinearBound {
+        smt::LinearBound {
+            sum,
+            bound: Num::int(bound),
+            strict,
+        }
+    }
+
+    /// Worked by hand: the conflict x − y ≤ 0, y − z < 0, z − x ≤ 0 (each
+    /// multiplier 1) sums to 0 < 0. The prefix {first} is x − y ≤ 0; the
+    /// prefix {first, second} is x − z < 0, over the integers x − z ≤ −1.
+    /// Doubled coefficients are divided out, a negative leading coefficient
+    /// gives the complement's predicate (−2x ≤ 3 is ¬(x ≤ −2)).
+    #[test]
+    fn farkas_sums_become_canonical_linear_predicates() {
+        let mut terms = Terms::new();
+        let x = terms.var("x", Sort::Int);
+        let y = terms.var("y", Sort::Int);
+        let z = terms.var("z", Sort::Int);
+        let one = Num::ONE;
+        let minus = -&Num::ONE;
+        let conflict = smt::FarkasConflict {
+            parts: vec![
+                (
+                    bound(vec![(x, one.clone()), (y, minus.clone())], 0, false),
+                    one.clone(),
+                ),
+                (
+                    bound(vec![(y, one.clone()), (z, minus.clone())], 0, true),
+                    one.clone(),
+                ),
+                (
+                    bound(vec![(x, minus.clone()), (z, one.clone())], 0, false),
+                    one.clone(),
+                ),
+            ],
+        };
+        let show = |terms: &mut Terms, parts: &[usize]| -> Option<String> {
+            let sum = farkas_sum(&conflict, parts)?;
+            let p = linear_predicate(terms, &sum)?;
+            Some(Printer::new(terms).term(p))
+        };
+        assert_eq!(show(&mut terms, &[0]).unwrap(), "(<= (+ x (* (- 1) y)) 0)");
+        assert_eq!(
+            show(&mut terms, &[0, 1]).unwrap(),
+            "(<= (+ x (* (- 1) z)) (- 1))"
+        );
+        // The whole conflict is the constant 0 < 0: no predicate.
+        assert_eq!(show(&mut terms, &[0, 1, 2]), None);
+        let doubled = bound(vec![(x, Num::int(2)), (y, Num::int(4))], 3, true);
+        let p = linear_predicate(&mut terms, &doubled).unwrap();
+        assert_eq!(Printer::new(&terms).term(p), "(<= (+ x (* 2 y)) 1)");
+        let negative = bound(vec![(x, Num::int(-2))], 3, false);
+        let p = linear_predicate(&mut terms, &negative).unwrap();
+        assert_eq!(Printer::new(&terms).term(p), "(<= x (- 2))");
+    }
+}
