@@ -57,6 +57,14 @@ const CASES: &[&str] = &[
     "(3 > 2) + (2 > 3) * 10",
     "5 ? 7 : 9",
     "(0 && 1) + (0 || 3) * 2",
+    // sizeof: bytes of the type, as an unsigned size_t; the operand is not evaluated.
+    "sizeof(int)",
+    "sizeof(char) + sizeof(short) * 10",
+    "sizeof(long) + sizeof(long long) * 10",
+    "sizeof((unsigned char)1)",
+    "sizeof(1 + (char)1)",
+    "sizeof(_Bool)",
+    "sizeof 1u - 5 > 0",
 ];
 
 /// The value gcc's program prints for every case.

@@ -884,11 +884,48 @@ impl<'a> Lowerer<'a> {
             }
             Expression::StringLiteral(_) => Err(self.unsupported(e.span, "string literals")),
             Expression::Member(_) => Err(self.unsupported(e.span, "structs and unions")),
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => {
-                Err(self.unsupported(e.span, "sizeof"))
+            Expression::SizeOfTy(t) => {
+                let name = &t.node.0;
+                let specs: Vec<&TypeSpecifier> = (name.node.specifiers.iter())
+                    .filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(d) = &name.node.declarator {
+                    self.check_declarator(d)?;
+                }
+                match self.base_type(&specs, e.span)? {
+                    Some(ty) => Ok(self.size_of(ty)),
+                    None => Err(self.unsupported(e.span, "sizeof(void)")),
+                }
+            }
+            Expression::SizeOfVal(v) => {
+                // The operand is not evaluated (C11 6.5.3.4p2): only its type counts.
+                if has_side_effects(&v.node.0.node) {
+                    return Err(
+                        self.unsupported(e.span, "sizeof of an expression with side effects")
+                    );
+                }
+                let (_, ty) = self.expr(&v.node.0)?;
+                Ok(self.size_of(ty))
             }
             _ => Err(self.unsupported(e.span, "this expression")),
         }
+    }
+
+    /// `sizeof` a scalar type: its bytes, as a `size_t` (`unsigned long`).
+    fn size_of(&mut self, ty: CType) -> (Term, CType) {
+        let size_t = CType::int(if self.options.lp64 { 64 } else { 32 }, false);
+        let bytes = if ty.boolean {
+            1
+        } else {
+            i128::from(ty.width / 8)
+        };
+        (
+            self.num.constant(&mut self.cfa.terms, bytes, size_t),
+            size_t,
+        )
     }
 
     fn assign_to(
