@@ -127,3 +127,25 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
         other => panic!("{other:?}"),
     }
 }
+
+/// IC3 may return a chain longer than the shortest counterexample that
+/// meets a bad state before its end (an obligation reopened one level up);
+/// on `ic3_long_chain.aag` (shortest: 3 steps, BMC's) the pipeline answered
+/// with an internal error. Now it cuts the trace at the first bad state: 3
+/// steps, as BMC finds, replayed on the file.
+#[test]
+fn ic3_traces_are_cut_at_their_first_bad_state() {
+    let model = aiger::read_file(&root().join("formats/aiger/ic3_long_chain.aag")).unwrap();
+    let mut lengths = Vec::new();
+    for engine in [Engine::Bmc, Engine::Ic3] {
+        let run = verify::check_aiger(&model, &request(engine), &mut |_| {}).unwrap();
+        match run.answer {
+            Answer::Unsafe {
+                witness: Witness::Bit(t),
+                ..
+            } => lengths.push(t.len()),
+            other => panic!("{engine:?}: {other:?}"),
+        }
+    }
+    assert_eq!(lengths, vec![3, 3]);
+}

@@ -194,7 +194,8 @@ impl Run {
 /// Where progress lines go (the CLI prints them under `-v`).
 pub type Log<'a> = &'a mut dyn FnMut(&str);
 
-/// Decides an AIGER model; a trace is replayed on the file's model.
+/// Decides an AIGER model; a trace is replayed on the file's model and cut
+/// after the first step where a bad property holds (see [`replayed`]).
 pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, String> {
     let full = aiger.to_aig();
     let props = &request.properties;
@@ -209,10 +210,12 @@ pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, St
             .map(|v| v.iter().map(|&b| Some(b)).collect())
             .collect();
         match replay::replay(aiger, props, &init, &inputs) {
-            replay::Replay::Reached { step, properties } if step + 1 == trace.len() => {
+            replay::Replay::Reached { step, properties } if step < trace.len() => {
+                let mut trace = trace.clone();
+                trace.inputs.truncate(step + 1);
                 log(&format!("counterexample of {} steps replays on the AIGER model", trace.len()));
                 run.answer = Answer::Unsafe {
-                    witness: Witness::Bit(trace.clone()),
+                    witness: Witness::Bit(trace),
                     properties,
                 };
             }
@@ -441,14 +444,26 @@ pub fn bit_invariant_certificate(ts: &Ts, cubes: &[Vec<(usize, bool)>]) -> Resul
 }
 
 /// A word-level counterexample of `engine`, replayed with the term
-/// evaluator on `ts` as read: the answer if it reaches a bad property in its
-/// last step, an internal error otherwise.
-fn replayed(ts: &Ts, trace: WordTrace, props: &[usize], engine: &str) -> Result<Answer, String> {
+/// evaluator on `ts` as read: the answer, cut after the first step where a
+/// bad property holds, if it reaches one; an internal error otherwise. (IC3
+/// reopens blocked obligations one level up, so its chains can be longer
+/// than the shortest counterexample and pass a bad state before their end:
+/// the prefix up to it is a counterexample as real as the whole.)
+fn replayed(
+    ts: &Ts,
+    mut trace: WordTrace,
+    props: &[usize],
+    engine: &str,
+) -> Result<Answer, String> {
     match word::replay(ts, &trace, props) {
-        Ok(reached) if reached.step + 1 == trace.len() => Ok(Answer::Unsafe {
-            witness: Witness::Word(trace),
-            properties: reached.properties,
-        }),
+        Ok(reached) if reached.step < trace.len() => {
+            trace.states.truncate(reached.step + 1);
+            trace.inputs.truncate(reached.step + 1);
+            Ok(Answer::Unsafe {
+                witness: Witness::Word(trace),
+                properties: reached.properties,
+            })
+        }
         other => Err(format!(
             "internal error: the {engine} engine's counterexample does not replay on the word-level model ({other:?}); no verdict"
         )),
