@@ -460,12 +460,10 @@ impl Predicates {
     /// label each, of the candidates; the labels of an unsat core are the
     /// candidates kept. All of them when that does not refute the chain.
     fn needed(&mut self, chain: &[Step], candidates: Vec<Term>) -> Vec<Term> {
-        let mut fresh = Vec::new();
-        for p in candidates {
-            if !self.known.contains(&p) && self.over_current_states(p) && !fresh.contains(&p) {
-                fresh.push(p);
-            }
-        }
+        let mut seen = HashSet::new();
+        let fresh: Vec<Term> = (candidates.into_iter())
+            .filter(|&p| !self.known.contains(&p) && self.over_current_states(p) && seen.insert(p))
+            .collect();
         let n = chain.len();
         if fresh.len() <= 1 || n < 2 || !self.minimise {
             return fresh;
@@ -473,27 +471,10 @@ impl Predicates {
         let Ok(mut solver) = self.backend.start(&self.budget) else {
             return fresh;
         };
-        // Pre-state of abstract step k: step k; post-state of step k − 1: step n − 1 + k.
-        let post = |k: usize| n - 1 + k;
-        let mut parts = vec![self.u.init()];
-        for (k, step) in chain.iter().enumerate() {
-            let at = self.u.at(&self.preds.clone(), k);
-            for &l in step.cube.lits() {
-                parts.push(lit_term(self.u.terms_mut(), &at, l));
-            }
-            if k + 1 < n {
-                parts.push(self.u.trans_to(k, post(k + 1)));
-                let after = self.u.at(&self.preds.clone(), post(k + 1));
-                let before = self.u.at(&self.preds.clone(), k + 1);
-                for (a, b) in after.into_iter().zip(before) {
-                    parts.push(self.u.terms_mut().eq(a, b));
-                }
-            }
-        }
-        parts.push(self.u.constraints(n - 1));
-        parts.push(self.u.bad(&self.watched, n - 1));
-        let path = self.u.terms_mut().and_all(&parts);
+        let path = self.chain_path(chain, true);
         solver.assert(self.u.terms(), path);
+        // The copy of step k (k ≥ 1) that T reaches in `chain_path`.
+        let copy = |k: usize| n - 1 + k;
         let mut labels = Vec::with_capacity(fresh.len());
         for (j, &p) in fresh.iter().enumerate() {
             let label = self
@@ -501,7 +482,7 @@ impl Predicates {
                 .fresh_bool(&format!("ic3ia@r{}p{j}", self.refinements));
             let mut agree = Vec::new();
             for k in 1..n {
-                let a = self.u.at(&[p], post(k))[0];
+                let a = self.u.at(&[p], copy(k))[0];
                 let b = self.u.at(&[p], k)[0];
                 agree.push(self.u.terms_mut().eq(a, b));
             }
@@ -555,6 +536,40 @@ impl Predicates {
         self.add_predicates(bits)
     }
 
+    /// The chain as a path formula: Init, each step's cube over step k's
+    /// states, and the bad states at the last step. Joined by T from step k
+    /// to step k + 1 (a concrete path); or, if `abstract_steps`, by T from
+    /// step k to a copy of step k + 1 (step n + k) that agrees with step
+    /// k + 1 on every predicate (a path of the abstraction).
+    fn chain_path(&mut self, chain: &[Step], abstract_steps: bool) -> Term {
+        let n = chain.len();
+        let preds = self.preds.clone();
+        let mut parts = vec![self.u.init()];
+        for (k, step) in chain.iter().enumerate() {
+            let at = self.u.at(&preds, k);
+            for &l in step.cube.lits() {
+                parts.push(lit_term(self.u.terms_mut(), &at, l));
+            }
+            if k + 1 == n {
+                break;
+            }
+            if abstract_steps {
+                let copy = n + k;
+                parts.push(self.u.trans_to(k, copy));
+                let after = self.u.at(&preds, copy);
+                let before = self.u.at(&preds, k + 1);
+                for (a, b) in after.into_iter().zip(before) {
+                    parts.push(self.u.terms_mut().eq(a, b));
+                }
+            } else {
+                parts.push(self.u.trans(k));
+            }
+        }
+        parts.push(self.u.constraints(n - 1));
+        parts.push(self.u.bad(&self.watched, n - 1));
+        self.u.terms_mut().and_all(&parts)
+    }
+
     /// Concrete BMC along the chain's cubes: the trace, if there is one.
     fn simulate(&mut self, chain: &[Step]) -> Result<Option<WordTrace>, Interrupted> {
         let mut bmc = match self.backend.start(&self.budget) {
@@ -565,19 +580,7 @@ impl Predicates {
             }
         };
         let n = chain.len();
-        let mut parts = vec![self.u.init()];
-        for (k, step) in chain.iter().enumerate() {
-            let at = self.u.at(&self.preds.clone(), k);
-            for &l in step.cube.lits() {
-                parts.push(lit_term(self.u.terms_mut(), &at, l));
-            }
-            if k + 1 < n {
-                parts.push(self.u.trans(k));
-            }
-        }
-        parts.push(self.u.constraints(n - 1));
-        parts.push(self.u.bad(&self.watched, n - 1));
-        let path = self.u.terms_mut().and_all(&parts);
+        let path = self.chain_path(chain, false);
         bmc.assert(self.u.terms(), path);
         let farkas = self.farkas && bmc.keep_conflicts();
         let result = bmc.check(self.u.terms(), &[]);

@@ -383,17 +383,9 @@ impl Theory for Arith {
         }
         let mut touched = Vec::new();
         for &l in lits {
-            let id = match self.atom_of.get(l.var() as usize) {
-                Some(&id) if id > 0 => id as usize - 1,
-                _ => continue,
+            let Some((var, upper, value)) = self.bound_of(l) else {
+                continue;
             };
-            let atom = &self.atoms[id];
-            let (upper, value) = if l.is_negative() {
-                atom.when_false.clone()
-            } else {
-                atom.when_true.clone()
-            };
-            let var = atom.var;
             if let Err(e) = self.simplex.assert_bound(var, upper, value, l) {
                 self.conflict_lemma(e, out);
                 return;

@@ -557,11 +557,8 @@ pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run,
                     log("portfolio: k-induction proved it; IC3+IA goes on for an invariant to certify");
                     let mut until = Instant::now() + start.elapsed().max(Duration::from_secs(1));
                     if let Some(deadline) = request.budget.deadline() {
-                        until = until.min(
-                            deadline
-                                - Duration::from_millis(500)
-                                    .min(deadline.saturating_duration_since(Instant::now())),
-                        );
+                        let margin = Duration::from_millis(500);
+                        until = until.min(deadline.checked_sub(margin).unwrap_or(deadline));
                     }
                     patience = Some(until);
                     without_invariant = Some(run);
