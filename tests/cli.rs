@@ -488,6 +488,46 @@ fn long_and_chains_and_deep_c_never_crash() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// C inputs that fuzzing (`scripts/fuzz.sh`) found to hang or crash the
+/// reader, each with the exact located message it now gives. (Before the
+/// limit, `lang-c`'s parser took 12 s on sign_run.i to report a syntax
+/// error; the message shows the limit, not the parser, answered.)
+#[test]
+fn fuzzed_c_inputs_give_located_messages() {
+    let cases = [(
+        "sign_run.i",
+        "line 6: more than 16 `+` and `-` in a row (invar's C reader stops there)",
+    )];
+    let dir = root().join("formats/c/malformed");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut named: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    named.sort();
+    assert_eq!(
+        files,
+        named,
+        "every file in {} has its message here",
+        dir.display()
+    );
+    for (file, message) in cases {
+        let path = dir.join(file);
+        let o = invar(&["check", path.to_str().unwrap(), "--timeout", "60"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            o.stdout.is_empty(),
+            "no verdict on a program not understood"
+        );
+        assert_eq!(
+            stderr(&o),
+            format!("invar: {}: {message}\n", path.display()),
+            "{file}"
+        );
+    }
+}
+
 /// A preprocessor that would run for minutes (a macro doubling 40 times) is
 /// stopped by `--timeout`, and the answer is unknown with the reason.
 #[test]

@@ -133,14 +133,38 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
         .map_err(|_| FrontError::Syntax("the preprocessed program is not UTF-8".into()))
 }
 
-/// Refuses text nested deeper than [`MAX_NESTING`] brackets, naming the
-/// line where the limit is crossed. String and character literals are
-/// skipped; comments are gone after preprocessing.
-fn check_nesting(text: &str, lines: &LineMap) -> Result<(), FrontError> {
+/// Most `+` and `-` characters read in a row (with only white space
+/// between them). `lang-c`'s parser tries every way of splitting such a
+/// run into `--`/`++` and unary operators when the statement around it
+/// does not parse, so its time grows exponentially with the run (found by
+/// fuzzing: 34 minus signs before a stray brace took 3 s, 26 spaced `--`
+/// 23 s); real programs have a handful.
+pub const MAX_SIGN_RUN: usize = 16;
+
+/// Refuses text nested deeper than [`MAX_NESTING`] brackets or with more
+/// than [`MAX_SIGN_RUN`] signs in a row, naming the line where the limit
+/// is crossed. String and character literals are skipped; comments are
+/// gone after preprocessing.
+fn check_limits(text: &str, lines: &LineMap) -> Result<(), FrontError> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
+    let mut signs = 0usize;
     let mut i = 0;
     while i < bytes.len() {
+        match bytes[i] {
+            b'+' | b'-' => {
+                signs += 1;
+                if signs > MAX_SIGN_RUN {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: more than {MAX_SIGN_RUN} `+` and `-` in a row \
+                         (invar's C reader stops there)",
+                        lines.locate(i)
+                    )));
+                }
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => signs = 0,
+        }
         match bytes[i] {
             quote @ (b'"' | b'\'') => {
                 i += 1;
@@ -174,8 +198,13 @@ pub fn lower_file(path: &Path, options: &Options) -> Result<Program, FrontError>
     } else {
         preprocess(path, options.deadline)?
     };
+    lower_preprocessed(text, options)
+}
+
+/// Parses and lowers preprocessed C text (with or without line markers).
+pub fn lower_preprocessed(text: String, options: &Options) -> Result<Program, FrontError> {
     let lines = LineMap::new(&text);
-    check_nesting(&text, &lines)?;
+    check_limits(&text, &lines)?;
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
     let parsed = parse_preprocessed(&config, text).map_err(|e| {
