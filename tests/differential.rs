@@ -189,7 +189,9 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 ..Ic3Options::default()
             },
         );
-        // IC3 with one solver for all frames (activation literals per level).
+        // IC3 with one solver for all frames (activation literals per level),
+        // MIC's literal order without the parent lemma, and ic3ref's limit of
+        // three failed drops in a row.
         let ic3_shared = ic3::check(
             reduced,
             &Ic3Options {
@@ -198,6 +200,8 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     ..limits.clone()
                 },
                 shared_solver: true,
+                parent_lemma: false,
+                mic_attempts: 3,
                 ..Ic3Options::default()
             },
         );

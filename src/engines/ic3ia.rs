@@ -1075,6 +1075,11 @@ pub fn check(
             ..Limits::default()
         },
         pin_domain: false,
+        // Each literal drop is an SMT query here: ic3ref's limit of three
+        // failed drops in a row and its literal order, as measured for
+        // IC3+IA (the bit level's full MIC was not measured on predicates).
+        mic_attempts: 3,
+        parent_lemma: false,
         ..Ic3Options::default()
     };
     let mut ic3 = Ic3::with_domain(domain, options);

@@ -821,6 +821,9 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     if let Some(n) = (std::env::var("INVAR_IC3_MIC_ATTEMPTS").ok()).and_then(|v| v.parse().ok()) {
         options.mic_attempts = n;
     }
+    if set("INVAR_IC3_NO_PARENT_LEMMA") {
+        options.parent_lemma = false;
+    }
     options
 }
 

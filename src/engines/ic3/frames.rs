@@ -77,8 +77,26 @@ impl Frames {
     /// Whether a lemma at `level` or above (or in the infinite frame) already
     /// excludes `cube`.
     pub fn blocks(&self, cube: &Cube, level: usize) -> bool {
-        let mut lemmas = self.levels[level..].iter().flatten().chain(&self.infinite);
-        lemmas.any(|c| c.is_subset_of(cube))
+        self.blocked_up_to(cube, level).is_some()
+    }
+
+    /// The highest level up to which a lemma at `level` or above excludes
+    /// `cube` (`usize::MAX` for the infinite frame), if one does.
+    pub fn blocked_up_to(&self, cube: &Cube, level: usize) -> Option<usize> {
+        if self.infinite.iter().any(|c| c.is_subset_of(cube)) {
+            return Some(usize::MAX);
+        }
+        (level..self.levels.len())
+            .rev()
+            .find(|&l| self.levels[l].iter().any(|c| c.is_subset_of(cube)))
+    }
+
+    /// A lemma introduced exactly at `level - 1` (so it did not propagate
+    /// to `level`) that excludes `cube`: the parent of a lemma for `cube`
+    /// at `level`.
+    pub fn parent(&self, cube: &Cube, level: usize) -> Option<&Cube> {
+        let below = level.checked_sub(1)?;
+        self.levels[below].iter().find(|c| c.is_subset_of(cube))
     }
 
     /// The lemmas of levels `from..` and of the infinite frame: F_from, and an
@@ -119,6 +137,10 @@ mod tests {
         assert_eq!(f.lemmas_from(3), vec![cube(&[(0, true)])]);
         assert!(f.blocks(&cube(&[(0, true), (1, false)]), 3));
         assert!(!f.blocks(&cube(&[(1, false)]), 1));
+        assert_eq!(f.blocked_up_to(&cube(&[(0, true)]), 1), Some(usize::MAX));
+        f.add(cube(&[(1, true)]), 2);
+        assert_eq!(f.blocked_up_to(&cube(&[(1, true)]), 1), Some(2));
+        assert_eq!(f.blocked_up_to(&cube(&[(1, true)]), 3), None);
     }
 
     #[test]

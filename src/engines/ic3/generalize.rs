@@ -4,7 +4,16 @@
 //! with counterexamples to generalization (Hassan, Bradley, Somenzi, "Better
 //! Generalization in IC3", FMCAD 2013).
 //!
-//! Literals are tried least active first. A literal whose drop failed is
+//! Literals are tried least active first, except that the literals of the
+//! *parent lemma* go last: a lemma one level down that excludes the cube
+//! but did not propagate (as rIC3 orders them). Keeping its literals makes
+//! the new lemma a strengthening of one that already held a level lower,
+//! and on `beem frogs.5` it took IC3 from 25 lemmas and 2 s instead of 380
+//! lemmas and more than 20 s. Every literal is tried (ic3ref stops after
+//! three failed drops in a row; with domain restriction and the recorded
+//! refutations below a drop costs little, and stopping early left lemmas
+//! so long that IC3 opened 1,300 frames on `qspiflash … p122`, which it now
+//! proves at frame 8). A literal whose drop failed is
 //! *kept*: later candidates whose predecessor falsifies a kept literal fail
 //! at once. Each refuted candidate leaves a pair (s, t) of its predecessor
 //! (the cube of the latches the model needs) and successor; a later
@@ -104,6 +113,12 @@ impl<D: Domain> Ic3<D> {
         // needed again (a heuristic, as in ic3ref and rIC3).
         let mut order: Vec<StateLit> = cube.lits().to_vec();
         order.sort_by(|a, b| self.activity[a.latch()].total_cmp(&self.activity[b.latch()]));
+        if self.options.parent_lemma && depth == 0 {
+            if let Some(parent) = self.frames.parent(&cube, level) {
+                // Stable: the activity order holds within each part.
+                order.sort_by_key(|l| parent.lits().contains(l));
+            }
+        }
         let mut mic = Mic {
             keep: Vec::new(),
             refutations: Vec::new(),

@@ -38,7 +38,8 @@
 //! frame move there after each propagation (`propagate.rs`).
 //!
 //! Limitations, roughly by significance: no counterexamples to
-//! propagation; literal order in MIC by a simple activity count; with
+//! propagation; literal order in MIC by a simple activity count (with the
+//! parent lemma's literals last); with
 //! CaDiCaL or MiniSat, one solver per frame rebuilt when dead activation
 //! clauses pile up (invar's own core removes temporary clauses instead).
 
@@ -62,14 +63,16 @@ use crate::sat::SatStats;
 use obligation::{Obligation, ObligationQueue};
 use std::time::{Duration, Instant};
 
-/// Options of IC3 (defaults from ic3ref).
+/// Options of IC3 (defaults from ic3ref, but MIC tries every literal and
+/// keeps the parent lemma's last: see `generalize.rs`).
 #[derive(Clone, Debug)]
 pub struct Ic3Options {
     /// Shared limits; `max_depth` bounds the number of frames.
     pub limits: Limits,
     /// How much effort inductive generalization spends (`generalize.rs`).
     pub generalization: Generalization,
-    /// Consecutive failed literal drops before MIC gives up.
+    /// Consecutive failed literal drops before MIC gives up (`usize::MAX`:
+    /// every literal is tried).
     pub mic_attempts: usize,
     /// Move self-inductive top-level lemmas to an infinite frame.
     pub infinite_frame: bool,
@@ -85,6 +88,10 @@ pub struct Ic3Options {
     /// Drop the latches a predecessor's model does not need before lifting
     /// it by SAT (lifting from the trail; backends that support it).
     pub lift_from_model: bool,
+    /// Try to drop the literals of the parent lemma (a lemma one level
+    /// down that excludes the cube) last, so the new lemma tends to extend
+    /// a lemma that held one level below.
+    pub parent_lemma: bool,
 }
 
 impl Default for Ic3Options {
@@ -95,12 +102,13 @@ impl Default for Ic3Options {
                 max_ctgs: 3,
                 max_depth: 1,
             },
-            mic_attempts: 3,
+            mic_attempts: usize::MAX,
             infinite_frame: true,
             skip_unchanged_levels: true,
             shared_solver: false,
             pin_domain: true,
             lift_from_model: true,
+            parent_lemma: true,
         }
     }
 }
@@ -318,9 +326,11 @@ impl<D: Domain> Ic3<D> {
                     Counterexample::Spurious => return Ok(None),
                 }
             }
-            if self.frames.blocks(&cube, level) {
-                if level < k {
-                    self.queue.reopen(id, level + 1);
+            // Already excluded: it moves up past the lemma that excludes it
+            // (one scan instead of one per level).
+            if let Some(upto) = self.frames.blocked_up_to(&cube, level) {
+                if upto < k {
+                    self.queue.reopen(id, upto + 1);
                 }
                 continue;
             }
