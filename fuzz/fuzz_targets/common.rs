@@ -2,6 +2,8 @@
 //! (512 MiB, `src/main.rs`), so the stated nesting limits are reached, as
 //! in the product, before the stack ends; a panic there is re-raised here,
 //! where libFuzzer sees it.
+// Each target uses part of this module.
+#![allow(dead_code)]
 
 /// The `invar` binary's stack size.
 const STACK_BYTES: usize = 512 << 20;
@@ -27,4 +29,15 @@ pub fn check_message(message: &str) {
         message.starts_with(NAME),
         "error message does not name the file: {message}"
     );
+}
+
+/// Runs a text reader `read(file, text)` on the CLI's stack; an error must
+/// name the file.
+pub fn read_text<T, E: std::fmt::Display>(text: &str, read: fn(&str, &str) -> Result<T, E>) {
+    let text = text.to_string();
+    on_cli_stack(move || {
+        if let Err(e) = read(NAME, &text) {
+            check_message(&e.to_string());
+        }
+    });
 }
