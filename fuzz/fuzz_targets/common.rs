@@ -33,7 +33,10 @@ pub fn check_message(message: &str) {
 
 /// Runs a text reader `read(file, text)` on the CLI's stack; an error must
 /// name the file.
-pub fn read_text<T, E: std::fmt::Display>(text: &str, read: fn(&str, &str) -> Result<T, E>) {
+pub fn read_text<T: 'static, E: std::fmt::Display + 'static>(
+    text: &str,
+    read: fn(&str, &str) -> Result<T, E>,
+) {
     let text = text.to_string();
     on_cli_stack(move || {
         if let Err(e) = read(NAME, &text) {
