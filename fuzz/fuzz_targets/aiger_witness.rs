@@ -6,11 +6,6 @@ use libfuzzer_sys::fuzz_target;
 #[path = "common.rs"]
 mod common;
 
-fuzz_target!(|text: &str| {
-    let text = text.to_string();
-    common::on_cli_stack(move || {
-        if let Err(e) = invar::formats::witness::parse_aiger_witness(common::NAME, &text, 3, 2) {
-            common::check_message(&e.to_string());
-        }
-    });
-});
+fuzz_target!(|text: &str| common::read_text(text, |file, text| {
+    invar::formats::witness::parse_aiger_witness(file, text, 3, 2)
+}));

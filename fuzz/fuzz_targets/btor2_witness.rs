@@ -29,13 +29,7 @@ const MODEL: &str = "\
 20 bad 19
 ";
 
-fuzz_target!(|text: &str| {
-    let text = text.to_string();
-    common::on_cli_stack(move || {
-        let ts =
-            invar::formats::btor2::read_str("model.btor2", MODEL).expect("the fixed model reads");
-        if let Err(e) = invar::formats::btor2::witness::read_witness(common::NAME, &text, &ts) {
-            common::check_message(&e.to_string());
-        }
-    });
-});
+fuzz_target!(|text: &str| common::read_text(text, |file, text| {
+    let ts = invar::formats::btor2::read_str("model.btor2", MODEL).expect("the fixed model reads");
+    invar::formats::btor2::witness::read_witness(file, text, &ts)
+}));
