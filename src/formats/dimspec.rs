@@ -15,6 +15,12 @@ use crate::ir::ts::{Property, StateVar, Ts};
 use std::fmt::Write;
 use std::path::Path;
 
+/// The most state variables a DimSpec model may declare: each becomes two
+/// named terms up front, so a header alone (fuzzing found `g cnf 3144071126
+/// 2`) would otherwise take minutes and gigabytes before any clause is read.
+/// Planning encodings stay far below it.
+pub const MAX_STATE_VARS: u64 = 1 << 20;
+
 /// Reads a DimSpec file.
 pub fn read_file(path: &Path) -> Result<Ts, ParseError> {
     let (name, text) = crate::formats::read_text(path)?;
@@ -63,6 +69,14 @@ pub fn read_str(file: &str, text: &str) -> Result<Ts, ParseError> {
             } else {
                 vars
             };
+            if state_vars > MAX_STATE_VARS {
+                return Err(err(
+                    line_no,
+                    format!(
+                        "{state_vars} state variables; invar's DimSpec reader takes at most {MAX_STATE_VARS}"
+                    ),
+                ));
+            }
             match n {
                 Some(m) if m != state_vars => {
                     return Err(err(
