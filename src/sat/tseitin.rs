@@ -6,14 +6,122 @@
 //! it is its reset constant when the unrolling starts from the initial
 //! states, and a fresh variable otherwise. Constants are propagated while
 //! encoding, which keeps the first frames of BMC small.
+//!
+//! The clauses are those of the circuit's gates, not of its two-input ANDs
+//! (as ABC's CNF derivation and rIC3's simplification of T make them
+//! smaller): a tree of ANDs whose inner nodes feed nothing else becomes one
+//! wide AND (k binary clauses and one long one, over one variable), and the
+//! three ANDs of a multiplexer or XOR whose inner two feed nothing else
+//! become one if-then-else (four clauses, two more for propagation). Fewer
+//! variables and clauses mean less propagation in every SAT call; the
+//! shapes are found once per unrolling, from fanout counts ([`Shapes`]).
 
 use super::{Lit, Solver};
 use crate::ir::aig::{self, Aig, Node, Var};
 use crate::ir::trace::Trace;
 
+/// How each AND node of a circuit is encoded.
+struct Shapes {
+    /// Per node: how many gates and roots read it.
+    refs: Vec<u32>,
+    /// Per node: `(s, t, e)` when the node is `¬(s ? t : e)`.
+    ite: Vec<Option<(aig::Lit, aig::Lit, aig::Lit)>>,
+    /// Per node, once asked: its AND tree's leaves are
+    /// `leaves[start..start + len]`.
+    wide: Vec<Option<(u32, u32)>>,
+    leaves: Vec<aig::Lit>,
+}
+
+impl Shapes {
+    fn of(aig: &Aig) -> Shapes {
+        let nodes = aig.nodes();
+        let mut refs = vec![0u32; nodes.len()];
+        for node in nodes {
+            if let Node::And(a, b) = *node {
+                refs[a.var().0 as usize] += 1;
+                refs[b.var().0 as usize] += 1;
+            }
+        }
+        let roots = (aig.latches.iter().map(|l| l.next))
+            .chain(aig.bad.iter().copied())
+            .chain(aig.constraints.iter().copied())
+            .chain(aig.fairness.iter().copied())
+            .chain(aig.justice.iter().flatten().copied());
+        for l in roots {
+            refs[l.var().0 as usize] += 1;
+        }
+        let mut shapes = Shapes {
+            refs,
+            ite: Vec::new(),
+            wide: vec![None; nodes.len()],
+            leaves: Vec::new(),
+        };
+        shapes.ite = (nodes.iter())
+            .map(|node| {
+                let Node::And(x, y) = *node else { return None };
+                if !x.is_negated() || !y.is_negated() {
+                    return None;
+                }
+                let ((a0, a1), (b0, b1)) = (shapes.inner(aig, x)?, shapes.inner(aig, y)?);
+                for (s, t) in [(a0, a1), (a1, a0)] {
+                    for (r, e) in [(b0, b1), (b1, b0)] {
+                        if r == !s {
+                            return Some((s, t, e));
+                        }
+                    }
+                }
+                None
+            })
+            .collect();
+        shapes
+    }
+
+    /// The operands of `l`'s AND if it feeds only one gate (so that gate can
+    /// absorb it).
+    fn inner(&self, aig: &Aig, l: aig::Lit) -> Option<(aig::Lit, aig::Lit)> {
+        match aig.node(l.var()) {
+            Node::And(a, b) if self.refs[l.var().0 as usize] == 1 => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// The leaves of the AND tree rooted at AND node `v`: its operands,
+    /// with every positive operand that is an AND feeding only this tree
+    /// (and no if-then-else) replaced by its own operands. Found on first
+    /// use, so each node is expanded in one tree only (its root's) and the
+    /// whole circuit costs linear time.
+    fn fanins(&mut self, aig: &Aig, v: Var) -> (usize, usize) {
+        if let Some((start, len)) = self.wide[v.0 as usize] {
+            return (start as usize, len as usize);
+        }
+        let Node::And(a, b) = aig.node(v) else {
+            unreachable!("only ANDs have fanins")
+        };
+        let start = self.leaves.len();
+        let mut stack = vec![b, a];
+        while let Some(l) = stack.pop() {
+            let tree = if l.is_negated() || self.ite[l.var().0 as usize].is_some() {
+                None
+            } else {
+                self.inner(aig, l)
+            };
+            match tree {
+                Some((c, d)) => stack.extend([d, c]),
+                None => self.leaves.push(l),
+            }
+        }
+        let len = self.leaves.len() - start;
+        self.wide[v.0 as usize] = Some((start as u32, len as u32));
+        (start, len)
+    }
+}
+
 /// An unrolling of one AIG into one solver.
 pub struct Unroller<'a> {
     aig: &'a Aig,
+    shapes: Shapes,
+    /// Scratch for one gate's solver literals.
+    lits: Vec<Lit>,
     /// `frames[k][v]`: the solver literal of node `v` in frame `k` (0: not yet).
     frames: Vec<Vec<i32>>,
     tru: Lit,
@@ -28,6 +136,8 @@ impl<'a> Unroller<'a> {
         solver.add_clause(&[tru]);
         Unroller {
             aig,
+            shapes: Shapes::of(aig),
+            lits: Vec::new(),
             frames: Vec::new(),
             tru,
             from_init,
@@ -81,7 +191,7 @@ impl<'a> Unroller<'a> {
                 Node::False => Some(!self.tru),
                 Node::Input(_) => Some(solver.new_var()),
                 Node::Latch(i) => self.latch(solver, i as usize, k),
-                Node::And(a, b) => self.and(solver, a, b, k),
+                Node::And(..) => self.gate(solver, var, k),
             };
             if let Some(l) = done {
                 self.frames[k][var.0 as usize] = l.dimacs();
@@ -109,30 +219,93 @@ impl<'a> Unroller<'a> {
         }
     }
 
-    /// Encodes an AND in frame `k`, or schedules its operands first.
-    fn and(&mut self, solver: &mut dyn Solver, a: aig::Lit, b: aig::Lit, k: usize) -> Option<Lit> {
-        let (Some(x), Some(y)) = (self.get(a, k), self.get(b, k)) else {
-            for op in [a, b] {
-                if self.get(op, k).is_none() {
-                    self.stack.push((op.var(), k));
+    /// Encodes AND node `var` in frame `k` as its shape says, or schedules
+    /// the nodes it reads first.
+    fn gate(&mut self, solver: &mut dyn Solver, var: Var, k: usize) -> Option<Lit> {
+        let ite = self.shapes.ite[var.0 as usize];
+        let (start, len) = match ite {
+            Some(_) => (0, 3),
+            None => self.shapes.fanins(self.aig, var),
+        };
+        let mut missing = false;
+        self.lits.clear();
+        for i in 0..len {
+            let l = match ite {
+                Some((s, t, e)) => [s, t, e][i],
+                None => self.shapes.leaves[start + i],
+            };
+            match self.get(l, k) {
+                Some(x) => self.lits.push(x),
+                None => {
+                    self.stack.push((l.var(), k));
+                    missing = true;
                 }
             }
+        }
+        if missing {
             return None;
+        }
+        let mut lits = std::mem::take(&mut self.lits);
+        let g = match lits[..] {
+            [s, t, e] if ite.is_some() => !self.ite(solver, s, t, e),
+            _ => self.and(solver, &mut lits),
         };
+        self.lits = lits;
+        Some(g)
+    }
+
+    /// A literal for the conjunction of `lits` (sorted and deduplicated here).
+    fn and(&mut self, solver: &mut dyn Solver, lits: &mut Vec<Lit>) -> Lit {
         let (t, f) = (self.tru, !self.tru);
-        Some(if x == f || y == f || x == !y {
-            f
-        } else if x == t || x == y {
-            y
-        } else if y == t {
-            x
-        } else {
-            let g = solver.new_var();
-            solver.add_definition(g.var(), &[!g, x]);
-            solver.add_definition(g.var(), &[!g, y]);
-            solver.add_definition(g.var(), &[g, !x, !y]);
-            g
-        })
+        lits.retain(|&l| l != t);
+        lits.sort_unstable_by_key(|l| l.code());
+        lits.dedup();
+        if lits.contains(&f) || lits.windows(2).any(|w| w[0] == !w[1]) {
+            return f;
+        }
+        match lits[..] {
+            [] => t,
+            [x] => x,
+            _ => {
+                let g = solver.new_var();
+                for &x in lits.iter() {
+                    solver.add_definition(g.var(), &[!g, x]);
+                }
+                let mut long: Vec<Lit> = lits.iter().map(|&x| !x).collect();
+                long.push(g);
+                solver.add_definition(g.var(), &long);
+                g
+            }
+        }
+    }
+
+    /// A literal for `s ? t : e`.
+    fn ite(&mut self, solver: &mut dyn Solver, s: Lit, t: Lit, e: Lit) -> Lit {
+        let (tru, f) = (self.tru, !self.tru);
+        let is_const = |l: Lit| l == tru || l == f;
+        if s == tru || t == e {
+            return t;
+        }
+        if s == f {
+            return e;
+        }
+        // A constant or repeated operand makes it an AND or an OR.
+        if is_const(t) || is_const(e) || s.var() == t.var() || s.var() == e.var() {
+            let then = self.and(solver, &mut vec![s, t]);
+            let other = self.and(solver, &mut vec![!s, e]);
+            return !self.and(solver, &mut vec![!then, !other]);
+        }
+        let g = solver.new_var();
+        solver.add_definition(g.var(), &[!s, !t, g]);
+        solver.add_definition(g.var(), &[!s, t, !g]);
+        solver.add_definition(g.var(), &[s, !e, g]);
+        solver.add_definition(g.var(), &[s, e, !g]);
+        if t != !e {
+            // Implied, but they let `t = e` decide `g` without `s`.
+            solver.add_definition(g.var(), &[!t, !e, g]);
+            solver.add_definition(g.var(), &[t, e, !g]);
+        }
+        g
     }
 
     /// The solver literal of latch `i`'s current value in `frame`.
@@ -220,4 +393,83 @@ pub fn encode_cone(
     map[l.var().0 as usize]
         .expect("encoded")
         .xor(l.is_negated())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::{Backend, SolveResult};
+    use crate::util::budget::Budget;
+
+    /// Encodes `out` of `aig` and checks, for every input assignment, that
+    /// the encoding allows the circuit's value of `out` and refutes the
+    /// other; returns the number of variables the encoding made.
+    fn encode_and_compare(aig: &Aig, out: aig::Lit) -> usize {
+        let mut solver = Backend::Core.create(Budget::unlimited());
+        let mut u = Unroller::new(aig, solver.as_mut(), false);
+        let before = solver.new_var().var();
+        let inputs: Vec<Lit> = (aig.inputs.iter())
+            .map(|&v| u.encode(solver.as_mut(), aig::Lit::new(v, false), 0))
+            .collect();
+        let o = u.encode(solver.as_mut(), out, 0);
+        let made = solver.new_var().var() - before - 1 - inputs.len() as u32;
+        for bits in 0..1u32 << inputs.len() {
+            let values: Vec<bool> = (0..inputs.len()).map(|i| bits >> i & 1 == 1).collect();
+            let mut assumptions: Vec<Lit> = (inputs.iter().zip(&values))
+                .map(|(&l, &v)| l.xor(!v))
+                .collect();
+            let expect = aig::lit_value(&aig.eval(&values, &[]), out);
+            assumptions.push(o.xor(!expect));
+            assert_eq!(solver.solve(&assumptions), SolveResult::Sat);
+            *assumptions.last_mut().unwrap() = o.xor(expect);
+            assert_eq!(
+                solver.solve(&assumptions),
+                SolveResult::Unsat,
+                "inputs {values:?}"
+            );
+        }
+        made as usize
+    }
+
+    #[test]
+    fn a_tree_of_ands_feeding_nothing_else_is_one_wide_gate() {
+        let mut aig = Aig::new();
+        let x: Vec<aig::Lit> = (0..4).map(|_| aig.add_input()).collect();
+        let ab = aig.and(x[0], x[1]);
+        let cd = aig.and(x[2], !x[3]);
+        let all = aig.and(ab, cd);
+        aig.bad.push(all);
+        // One variable for a & b & c & ¬d (three two-input ANDs before).
+        assert_eq!(encode_and_compare(&aig, all), 1);
+    }
+
+    #[test]
+    fn shared_and_negated_operands_stay_gates_of_their_own() {
+        let mut aig = Aig::new();
+        let x: Vec<aig::Lit> = (0..3).map(|_| aig.add_input()).collect();
+        let shared = aig.and(x[0], x[1]);
+        let left = aig.and(shared, x[2]);
+        let right = aig.and(!shared, !x[2]);
+        let out = aig.and(!left, !right);
+        aig.bad.push(out);
+        aig.bad.push(shared);
+        // `shared` feeds three places: it keeps its variable; `out` is the
+        // XOR of `shared` and x2: one more.
+        assert_eq!(encode_and_compare(&aig, out), 2);
+    }
+
+    #[test]
+    fn multiplexers_and_xors_are_one_gate() {
+        let mut aig = Aig::new();
+        let x: Vec<aig::Lit> = (0..3).map(|_| aig.add_input()).collect();
+        let mux = aig.ite(x[0], x[1], x[2]);
+        let xor = aig.xor(mux, x[0]);
+        aig.bad.push(xor);
+        assert_eq!(encode_and_compare(&aig, xor), 2);
+        let mut aig = Aig::new();
+        let x: Vec<aig::Lit> = (0..2).map(|_| aig.add_input()).collect();
+        let xnor = !aig.xor(x[0], !x[1]);
+        aig.bad.push(xnor);
+        assert_eq!(encode_and_compare(&aig, xnor), 1);
+    }
 }

@@ -42,6 +42,11 @@ pub struct Domain {
     pinned: bool,
     /// Scratch stack for cone traversals.
     stack: Vec<u32>,
+    /// The gate [`Domain::define`] saw last; its fanins are marked with
+    /// `mark_epoch` in `mark`.
+    defining: Option<u32>,
+    mark: Vec<u32>,
+    mark_epoch: u32,
 }
 
 impl Domain {
@@ -52,33 +57,54 @@ impl Domain {
             self.deps.resize(n, (0, 0));
             self.fixed.resize(n, false);
             self.stamp.resize(n, 0);
+            self.mark.resize(n, 0);
         }
     }
 
     /// Records that gate `v` depends on `fanins` (added to earlier ones).
+    ///
+    /// Linear in the new fanins: a gate is defined by a few clauses in a row
+    /// (a wide AND by one per input), so the fanins of the gate defined last
+    /// are marked and its list, kept at the end of the pool, grows in place.
     pub fn define(&mut self, v: u32, fanins: impl Iterator<Item = u32>) {
-        let (start, len) = self.deps[v as usize];
-        let mut list: Vec<u32> = self.pool[start as usize..(start + len) as usize].to_vec();
-        let before = list.len();
-        for f in fanins {
-            if f != v && !list.contains(&f) {
-                list.push(f);
+        if self.defining != Some(v) {
+            self.defining = Some(v);
+            self.mark_epoch = self.mark_epoch.wrapping_add(1);
+            if self.mark_epoch == 0 {
+                self.mark.iter_mut().for_each(|m| *m = 0);
+                self.mark_epoch = 1;
+            }
+            let (start, len) = self.deps[v as usize];
+            if start + len != self.pool.len() as u32 {
+                // Move the list to the end of the pool, where it can grow.
+                let new_start = self.pool.len() as u32;
+                self.pool
+                    .extend_from_within(start as usize..(start + len) as usize);
+                self.deps[v as usize] = (new_start, len);
+            }
+            for k in self.pool.len() - len as usize..self.pool.len() {
+                let f = self.pool[k];
+                self.mark[f as usize] = self.mark_epoch;
             }
         }
-        if list.len() == before {
+        let before = self.deps[v as usize].1;
+        let mut added = Vec::new();
+        for f in fanins {
+            if f != v && self.mark[f as usize] != self.mark_epoch {
+                self.mark[f as usize] = self.mark_epoch;
+                self.pool.push(f);
+                added.push(f);
+            }
+        }
+        if added.is_empty() {
             return;
         }
         if before == 0 {
             self.gates += 1;
         }
-        // Append-only: a gate's list is rewritten at the end of the pool when
-        // it grows (gates are defined by a few clauses in a row, so little is lost).
-        let start = self.pool.len() as u32;
-        self.pool.extend_from_slice(&list);
-        self.deps[v as usize] = (start, list.len() as u32);
+        self.deps[v as usize].1 += added.len() as u32;
         if self.fixed[v as usize] {
-            let fanins = list.clone();
-            self.fix(fanins.into_iter());
+            self.fix(added.into_iter());
         }
     }
 

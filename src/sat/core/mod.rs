@@ -41,7 +41,7 @@ pub mod trace;
 use super::{Lit, Roots, SatStats, SolveResult, Solver};
 use crate::util::budget::Budget;
 use clause::{CRef, ClauseDb, CREF_NONE, TEMPORARY};
-use decide::Heap;
+use decide::{Buckets, Heap, Order};
 use domain::Domain;
 use propagate::Watch;
 use restart::Restarts;
@@ -111,6 +111,13 @@ pub struct Core {
     heap: Heap,
     /// Whether the heap holds every unassigned variable (no restriction).
     heap_full: bool,
+    /// Restricted queries' decision order, and the ranking it follows.
+    buckets: Buckets,
+    ranks: Heap,
+    /// Where the current query decides from.
+    order: Order,
+    /// Restricted queries use the heap too (`INVAR_CORE_HEAP`).
+    heap_only: bool,
     phase: Vec<bool>,
     /// Analysis scratch.
     seen: Vec<u8>,
@@ -167,6 +174,10 @@ impl Core {
             clause_inc: 1.0,
             heap: Heap::default(),
             heap_full: true,
+            buckets: Buckets::default(),
+            ranks: Heap::default(),
+            order: Order::Heap,
+            heap_only: std::env::var_os("INVAR_CORE_HEAP").is_some(),
             phase: vec![false],
             seen: vec![0],
             to_clear: Vec::new(),
@@ -193,6 +204,8 @@ impl Core {
             stats: CoreStats::default(),
         };
         core.heap.grow(0);
+        core.ranks.grow(0);
+        core.buckets.grow(0);
         core.domain.grow(0);
         // Allocated first, so that variable numbers are the same in a
         // traced run and its replay.
@@ -263,6 +276,8 @@ impl Core {
         self.seen.push(0);
         self.level_seen.push(0);
         self.heap.grow(v);
+        self.ranks.grow(v);
+        self.buckets.grow(v);
         self.domain.grow(v);
         if self.heap_full {
             self.heap.insert(v, &self.activity);
@@ -270,7 +285,7 @@ impl Core {
             // Made during a restricted query (a theory's new atom): it
             // belongs to the query.
             self.domain.include(v);
-            self.heap.insert(v, &self.activity);
+            self.reinsert(v);
         }
         Lit::positive(v)
     }
@@ -468,13 +483,14 @@ impl Core {
             self.stats.restricted_queries += 1;
             self.stats.domain_vars += self.domain.vars().len() as u64;
             self.heap_full = false;
-            self.rebuild_heap();
+            self.order = Order::Unfilled;
         } else {
             self.assumptions.extend_from_slice(assumptions);
             if !self.heap_full {
                 self.rebuild_heap();
                 self.heap_full = true;
             }
+            self.order = Order::Heap;
         }
         self.search()
     }

@@ -63,6 +63,7 @@ impl Core {
     /// Searches for a model of the clauses under `self.assumptions`.
     pub(super) fn search(&mut self) -> SolveResult {
         let mut since_restart = 0u64;
+        let mut restarts = 0u32;
         let limit = self.conflict_limit.map(|l| self.stats.conflicts + l);
         loop {
             let mut conflict = self.propagate();
@@ -93,6 +94,10 @@ impl Core {
                 self.stats.restarts += 1;
                 since_restart = 0;
                 self.backtrack(0);
+                restarts += 1;
+                if restarts == super::decide::BUCKET_RESTARTS {
+                    self.leave_buckets();
+                }
             }
             if self.wants_reduce() {
                 self.reduce();
