@@ -16,8 +16,10 @@
 //! [`BUCKET_RESTARTS`] times is hard enough to pay for the heap and
 //! switches to it. Either order is filled lazily, at the query's first
 //! decision: a query that its assumptions refute by propagation alone
-//! never pays for it. `INVAR_CORE_HEAP=1` keeps restricted queries on the
-//! heap (for measurement).
+//! never pays for it. Queries with a theory (DPLL(T), IC3+IA) stay on the
+//! heap: buckets made IC3+IA's search on `lia_transfer.vmt` time out.
+//! `INVAR_CORE_HEAP=1` keeps restricted queries on the heap (for
+//! measurement).
 
 use super::clause::CRef;
 use super::{Core, Value};
@@ -343,7 +345,9 @@ impl Core {
     /// The next decision literal, or `None` when every candidate is assigned.
     pub(super) fn pick_branch(&mut self) -> Option<Lit> {
         if self.order == Order::Unfilled {
-            if self.heap_only {
+            // DPLL(T) queries keep the heap: with buckets IC3+IA lost
+            // `lia_transfer.vmt` (0.1 s on the heap, over 30 s).
+            if self.heap_only || self.theory.is_some() {
                 self.rebuild_heap();
             } else {
                 self.fill_buckets();
