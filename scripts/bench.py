@@ -9,7 +9,11 @@ DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
 whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
 With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
 --certify every safe answer writes a certificate that `invar certify` checks.
-With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar;
+With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar
+(ABC reads an uninitialised latch as 0, a narrower question than AIGER's);
+with --tool abc-pdr-undc, ABC answers AIGER's question: a model with
+uninitialised latches goes through `logic; undc; strash; zero` first (undc
+makes each such latch's first value a free input), the others as abc-pdr;
 with --tool ric3, rIC3's IC3 (`rIC3 F -e ic3`; RIC3 names the binary);
 with --tool spacer, z3's Spacer on the Horn clauses `invar convert F F.chc`
 writes (sat: safe, unsat: unsafe; the conversion's time counts).
@@ -110,10 +114,25 @@ def run_invar(path, timeout, extra, replay, certify):
     return verdict, elapsed, note
 
 
-def run_abc(path, timeout):
+def has_uninitialised_latch(path):
+    """Whether an AIGER file has a latch whose reset is its own literal."""
+    with open(path, "rb") as f:
+        header = f.readline().split()
+        kind, inputs, latches = header[0], int(header[2]), int(header[3])
+        for k in range(latches):
+            fields = f.readline().split()
+            own = 2 * (inputs + k + 1) if kind == b"aig" else int(fields[0])
+            reset = fields[-1] if len(fields) == (2 if kind == b"aig" else 3) else None
+            if reset is not None and int(reset) == own:
+                return True
+    return False
+
+
+def run_abc(path, timeout, undc=False):
     start = time.time()
+    faithful = "logic; undc; strash; zero; " if undc and has_uninitialised_latch(path) else ""
     try:
-        p = subprocess.run(["berkeley-abc", "-c", f"read {path}; fold; pdr -T {int(timeout)}"],
+        p = subprocess.run(["berkeley-abc", "-c", f"read {path}; {faithful}fold; pdr -T {int(timeout)}"],
                            capture_output=True, text=True, timeout=timeout + 10)
         out = p.stdout
     except subprocess.TimeoutExpired:
@@ -168,7 +187,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("--certify", action="store_true")
-    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "ric3", "spacer"])
+    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "abc-pdr-undc", "ric3", "spacer"])
     args, extra = ap.parse_known_args()
     args.extra = [a for a in extra if a != "--"]
     rows = load(args.set)
@@ -177,6 +196,8 @@ def main():
         path, _ = row
         if args.tool == "abc-pdr":
             return run_abc(path, args.timeout)
+        if args.tool == "abc-pdr-undc":
+            return run_abc(path, args.timeout, undc=True)
         if args.tool == "ric3":
             return run_ric3(path, args.timeout)
         if args.tool == "spacer":

@@ -197,8 +197,9 @@ pub struct CheckArgs {
     /// Skip latch simplification (constant and equivalent latches).
     #[arg(long)]
     pub no_simplify: bool,
-    /// The SAT backend of every engine (default: MiniSat for IC3, whose many
-    /// small queries it answers fastest, CaDiCaL for BMC and k-induction).
+    /// The SAT backend of every engine (default: invar's own core for IC3,
+    /// whose many small queries it answers fastest, CaDiCaL for BMC and
+    /// k-induction).
     /// Verdicts are checked on the backend the engine did not use.
     #[arg(long, value_enum)]
     pub sat: Option<SatArg>,
