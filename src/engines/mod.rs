@@ -101,6 +101,51 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+/// A deliberately broken engine, to check that the test suite notices one
+/// (cargo feature `sabotage`, never in a normal build; `scripts/sabotage.sh`):
+/// with `INVAR_SABOTAGE=unknown` every verdict becomes `unknown`; with
+/// `INVAR_SABOTAGE=flip` one model in a hundred (by a hash of its circuit)
+/// gets the opposite verdict, with a made-up trace or an empty invariant.
+#[cfg(feature = "sabotage")]
+pub(crate) fn sabotage(aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
+    let mode = std::env::var("INVAR_SABOTAGE").unwrap_or_default();
+    let verdict = match (mode.as_str(), outcome.verdict) {
+        ("unknown", _) => Verdict::Unknown("sabotaged".into()),
+        ("flip", verdict) => {
+            // FNV-1a over the circuit's shape and gates.
+            let mut hash: u64 = 0xcbf29ce484222325;
+            let mut mix = |x: u64| hash = (hash ^ x).wrapping_mul(0x100000001b3);
+            mix(aig.inputs.len() as u64);
+            mix(aig.latches.len() as u64);
+            for latch in &aig.latches {
+                mix(latch.next.0 as u64);
+            }
+            for &bad in &aig.bad {
+                mix(bad.0 as u64);
+            }
+            mix(aig.num_ands() as u64);
+            match verdict {
+                _ if hash % 100 != 0 => verdict,
+                Verdict::Safe(_) => Verdict::Unsafe(crate::ir::trace::Trace {
+                    init: aig.latches.iter().map(|l| l.init == Some(true)).collect(),
+                    inputs: vec![vec![false; aig.inputs.len()]],
+                }),
+                Verdict::Unsafe(_) => Verdict::Safe(Proof::Invariant(Vec::new())),
+                unknown => unknown,
+            }
+        }
+        (_, verdict) => verdict,
+    };
+    Outcome { verdict, ..outcome }
+}
+
+/// Without the `sabotage` feature: the outcome as it is.
+#[cfg(not(feature = "sabotage"))]
+#[inline(always)]
+pub(crate) fn sabotage(_aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
+    outcome
+}
+
 /// The reason given when the budget stops an engine.
 pub(crate) fn interrupted_reason(budget: &Budget) -> String {
     budget.reason().to_string()

@@ -484,7 +484,7 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
     let mut ic3 = Ic3::new(aig, options.clone());
     let verdict = ic3.run();
     let s = ic3.stats();
-    Outcome {
+    let outcome = Outcome {
         verdict,
         engine: "ic3",
         backend: options.limits.backend,
@@ -495,5 +495,6 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
             ic3: Some(s),
             abstraction: None,
         },
-    }
+    };
+    crate::engines::sabotage(aig, outcome)
 }
