@@ -79,6 +79,9 @@ impl<'a> Bmc<'a> {
 
 /// Runs BMC until a counterexample, the depth bound or the budget.
 pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
+    if let Some(outcome) = super::sabotaged_outcome("bmc", limits.backend) {
+        return outcome;
+    }
     let start = Instant::now();
     let mut bmc = Bmc::new(aig, limits);
     let verdict = loop {

@@ -1065,6 +1065,9 @@ pub fn check(
     if let Some(reason) = smt::kind::unsupported(ts) {
         return Ok((IaVerdict::Unknown(reason), IaStats::default()));
     }
+    if super::sabotaged_unknown() {
+        return Ok((IaVerdict::Unknown("sabotaged".into()), IaStats::default()));
+    }
     let start = Instant::now();
     let domain = Predicates::new(ts, watched, backend, budget)?;
     progress(&format!("{} initial predicates", domain.preds.len()));

@@ -119,6 +119,9 @@ impl<'a> StepCase<'a> {
 
 /// Runs k-induction until a proof, a counterexample, the bound or the budget.
 pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
+    if let Some(outcome) = super::sabotaged_outcome("kind", options.limits.backend) {
+        return outcome;
+    }
     let start = Instant::now();
     let limits = &options.limits;
     let mut base = Bmc::new(aig, limits);

@@ -125,7 +125,7 @@ pub(crate) fn sabotage(aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
             }
             mix(aig.num_ands() as u64);
             match verdict {
-                _ if hash % 100 != 0 => verdict,
+                _ if !hash.is_multiple_of(100) => verdict,
                 Verdict::Safe(_) => Verdict::Unsafe(crate::ir::trace::Trace {
                     init: aig.latches.iter().map(|l| l.init == Some(true)).collect(),
                     inputs: vec![vec![false; aig.inputs.len()]],
@@ -144,6 +144,32 @@ pub(crate) fn sabotage(aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
 #[inline(always)]
 pub(crate) fn sabotage(_aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
     outcome
+}
+
+/// Whether the word-level engines (SMT k-induction, IC3+IA) are sabotaged:
+/// with `INVAR_SABOTAGE=unknown` they answer `unknown` at once (feature
+/// `sabotage` only, as [`sabotage`]).
+#[cfg(feature = "sabotage")]
+pub(crate) fn sabotaged_unknown() -> bool {
+    std::env::var("INVAR_SABOTAGE").as_deref() == Ok("unknown")
+}
+
+/// Without the `sabotage` feature: never.
+#[cfg(not(feature = "sabotage"))]
+#[inline(always)]
+pub(crate) fn sabotaged_unknown() -> bool {
+    false
+}
+
+/// With `INVAR_SABOTAGE=unknown` (feature `sabotage`), the `unknown` a
+/// bit-level engine answers at once instead of running to its limit.
+pub(crate) fn sabotaged_outcome(engine: &'static str, backend: Backend) -> Option<Outcome> {
+    sabotaged_unknown().then(|| Outcome {
+        verdict: Verdict::Unknown("sabotaged".into()),
+        engine,
+        backend,
+        stats: Stats::default(),
+    })
 }
 
 /// The reason given when the budget stops an engine.

@@ -65,6 +65,12 @@ pub fn check(
     if let Some(reason) = unsupported(ts) {
         return Ok((WordVerdict::Unknown(reason), SmtStats::default()));
     }
+    if crate::engines::sabotaged_unknown() {
+        return Ok((
+            WordVerdict::Unknown("sabotaged".into()),
+            SmtStats::default(),
+        ));
+    }
     let mut u = Unfolding::new(ts);
     let mut base = solver()?;
     let mut step = solver()?;

@@ -480,6 +480,9 @@ impl<D: Domain> Ic3<D> {
 
 /// Runs IC3 on `aig` and reports the outcome.
 pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
+    if let Some(outcome) = crate::engines::sabotaged_outcome("ic3", options.limits.backend) {
+        return outcome;
+    }
     let start = Instant::now();
     let mut ic3 = Ic3::new(aig, options.clone());
     let verdict = ic3.run();
