@@ -7,7 +7,7 @@
 
 use crate::formats::{Location, ParseError};
 use crate::ir::bv::BvValue;
-use crate::ir::term::{Op, Sort, Term, Terms};
+use crate::ir::term::{Op, Sort, Term, Terms, MAX_BV_WIDTH};
 use crate::ir::ts::{Property, StateVar, Ts};
 use std::collections::{HashMap, HashSet};
 
@@ -220,8 +220,13 @@ impl Reader<'_> {
                 return match kind {
                     "bitvec" => {
                         let w = self.number(cur, "a width")?;
-                        if w == 0 || w > u32::MAX as u64 {
-                            return Err(self.err(format!("bit-vector width {w} is out of range")));
+                        if w == 0 {
+                            return Err(self.err("bit-vector width 0"));
+                        }
+                        if w > MAX_BV_WIDTH as u64 {
+                            return Err(self.err(format!(
+                                "bit-vector width {w} is above invar's limit of {MAX_BV_WIDTH} bits"
+                            )));
                         }
                         Ok(Entry::Sort(Sort::BitVec(w as u32)))
                     }

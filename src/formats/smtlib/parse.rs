@@ -5,7 +5,7 @@
 use super::lex::{Lexer, Token};
 use crate::formats::{Location, ParseError};
 use crate::ir::bv::BvValue;
-use crate::ir::term::{Op, Rational, Sort, Term, Terms};
+use crate::ir::term::{Op, Rational, Sort, Term, Terms, MAX_BV_WIDTH};
 use std::collections::HashMap;
 
 /// Deeper nesting than this is refused rather than risking the stack.
@@ -464,6 +464,11 @@ impl<'a> Parser<'a, '_> {
                     let w = self.numeral("a bit-vector width")?;
                     if w == 0 {
                         return Err(self.err("bit-vector width 0"));
+                    }
+                    if w > MAX_BV_WIDTH {
+                        return Err(self.err(format!(
+                            "bit-vector width {w} is above invar's limit of {MAX_BV_WIDTH} bits"
+                        )));
                     }
                     self.expect(Token::Close, "`)`")?;
                     Ok(Sort::BitVec(w))

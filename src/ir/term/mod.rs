@@ -19,6 +19,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+/// The widest bit-vector invar accepts (2^20 bits). Readers refuse wider
+/// sorts with a located error, and operators whose result would be wider are
+/// sort errors: a value that wide cannot be bit-blasted anyway, and without a
+/// bound a declared width near 2^32 made constant parsing overflow its width
+/// arithmetic and allocate gigabytes (found by fuzzing the BTOR2 reader).
+pub const MAX_BV_WIDTH: u32 = 1 << 20;
+
 /// The sort of a term.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Sort {

@@ -110,6 +110,9 @@ fn err(op: &Op, args: &[&Sort], what: &str) -> SortError {
     ))
 }
 
+/// The error of an operator whose result is wider than [`super::MAX_BV_WIDTH`].
+const WIDER: &str = "gives a width above 2^20 bits (invar's limit)";
+
 /// The sort of `op` applied to arguments of `args` sorts.
 pub(super) fn result_sort(op: &Op, args: &[&Sort]) -> Result<Sort, SortError> {
     use Op::*;
@@ -231,8 +234,10 @@ pub(super) fn result_sort(op: &Op, args: &[&Sort]) -> Result<Sort, SortError> {
                 }
             }
             u32::try_from(total)
+                .ok()
+                .filter(|&w| w <= super::MAX_BV_WIDTH)
                 .map(Sort::BitVec)
-                .map_err(|_| err(op, args, "gives a width above 2^32"))
+                .ok_or_else(|| err(op, args, WIDER))
         }
         Extract(hi, lo) => {
             arity(1)?;
@@ -251,8 +256,9 @@ pub(super) fn result_sort(op: &Op, args: &[&Sort]) -> Result<Sort, SortError> {
             arity(1)?;
             let w = same_bv()?;
             w.checked_add(*n)
+                .filter(|&w| w <= super::MAX_BV_WIDTH)
                 .map(Sort::BitVec)
-                .ok_or_else(|| err(op, args, "gives a width above 2^32"))
+                .ok_or_else(|| err(op, args, WIDER))
         }
         RotateLeft(_) | RotateRight(_) => {
             arity(1)?;
@@ -262,11 +268,11 @@ pub(super) fn result_sort(op: &Op, args: &[&Sort]) -> Result<Sort, SortError> {
             arity(1)?;
             let w = same_bv()?;
             match w.checked_mul(*n) {
-                Some(r) if r > 0 => Ok(Sort::BitVec(r)),
+                Some(r) if r > 0 && r <= super::MAX_BV_WIDTH => Ok(Sort::BitVec(r)),
                 _ => Err(err(
                     op,
                     args,
-                    "needs a count of at least 1 and a width below 2^32",
+                    "needs a count of at least 1 and a result of at most 2^20 bits (invar's limit)",
                 )),
             }
         }
