@@ -683,3 +683,26 @@ fn sim_on_a_c_program_is_an_error_not_a_panic() {
     );
     std::fs::remove_file(&witness).ok();
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_without_a_panic() {
+    // `invar info F | head -1`: 200,000 properties give a long cone listing;
+    // the reader closes the pipe after the first bytes. invar panicked on the
+    // failed write (a backtrace on stderr); it now stops quietly, exit 1.
+    let mut model = String::from("aag 1 1 0 200000 0\n2\n");
+    model.push_str(&"2\n".repeat(200_000));
+    let path = std::env::temp_dir().join(format!("invar-pipe-{}.aag", std::process::id()));
+    std::fs::write(&path, model).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args(["info", path.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -4,8 +4,10 @@
 //! hand, confirmed by ABC) on both routes. Every counterexample replays in
 //! `invar sim` (and, for AIGER, in the independent `tests/tools/aigsim.py`),
 //! and BMC's shortest counterexample has the hand-computed length, so the
-//! two routes agree on the behaviour, not only on the verdict. Needs `yosys`
-//! on PATH (CI installs the Debian package).
+//! two routes agree on the behaviour, not only on the verdict. Every
+//! counterexample's waveform (`--vcd`) is read back by the independent
+//! `tests/tools/vcdcheck.py` and compared with the simulator or the witness.
+//! Needs `yosys` on PATH (CI installs the Debian package).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -107,10 +109,42 @@ fn check_route(design: &Design, model: &Path, btor2: bool) {
         design.depth,
         "{name}: shortest counterexample\n{text}"
     );
+    // The waveform of the first counterexample, checked by the independent
+    // reader against the simulator (AIGER) or the witness (BTOR2); `sim
+    // --vcd` on the same witness writes the same file.
+    let vcd = model.with_extension("vcd");
+    let v = vcd.to_str().unwrap();
+    let with_vcd = invar(&["check", m, "--timeout", "60", "--vcd", v]);
+    assert_eq!(with_vcd.status.code(), Some(10), "{name}: --vcd");
+    let witness = model.with_extension("wit");
+    std::fs::write(&witness, &with_vcd.stdout).unwrap();
+    let w = witness.to_str().unwrap();
+    let mode_args: Vec<&str> = if btor2 {
+        vec!["btor2", w, v]
+    } else {
+        vec!["aiger", m, w, v]
+    };
+    let check = Command::new("python3")
+        .arg(root().join("tests/tools/vcdcheck.py"))
+        .args(&mode_args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{name}: vcdcheck.py: {}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let again = model.with_extension("sim.vcd");
+    let sim = invar(&["sim", m, w, "--vcd", again.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0), "{name}: sim --vcd");
+    assert_eq!(
+        std::fs::read_to_string(&vcd).unwrap(),
+        std::fs::read_to_string(&again).unwrap(),
+        "{name}: check --vcd and sim --vcd differ"
+    );
     for witness_text in [&out.stdout, &bmc.stdout] {
-        let witness = model.with_extension("wit");
         std::fs::write(&witness, witness_text).unwrap();
-        let w = witness.to_str().unwrap();
         let sim = invar(&["sim", m, w]);
         assert_eq!(
             sim.status.code(),

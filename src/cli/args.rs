@@ -22,10 +22,16 @@ pub enum Command {
     ///
     /// Exit code: 0 the witness reaches its bad state, 3 it does not, 1 error.
     Sim {
-        /// The model (.aag or .aig).
+        /// The model (.aag, .aig, .btor2, .vmt or .dimspec).
         model: PathBuf,
-        /// The witness in HWMCC/aigsim format.
+        /// The witness: HWMCC/aigsim for AIGER, a BTOR2 witness, or a VMT
+        /// counterexample.
         witness: PathBuf,
+        /// Write the replayed counterexample as a waveform (Value Change
+        /// Dump): inputs, states and bad properties by step, under the
+        /// model's names and word widths.
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
     },
     /// Check a certificate against a model: a Certifaiger witness circuit
     /// against an AIGER model, or a word-level certificate (`--certificate`
@@ -222,6 +228,11 @@ pub struct CheckArgs {
     /// VMT: print the counterexample after `unsafe` (BTOR2 and AIGER always print it).
     #[arg(long)]
     pub witness: bool,
+    /// On UNSAFE, write the counterexample as a waveform (Value Change Dump):
+    /// inputs, states and bad properties by step, under the model's names and
+    /// word widths (a bit-blasted word-level model's trace is shown in words).
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
     /// Options for C programs.
     #[command(flatten)]
     pub c: CArgs,

@@ -9,6 +9,7 @@ use super::json::JsonObject;
 use super::{monitor, print_verdict, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use invar::check::certificate;
 use invar::formats::aiger::{self, Aiger};
+use invar::formats::vcd;
 use invar::formats::witness::write_aiger_witness;
 use invar::ir::aig::{Aig, Lit};
 use invar::util::budget::Budget;
@@ -200,6 +201,17 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
             properties,
         } => {
             let witness = write_aiger_witness(properties, trace);
+            if let Some(path) = &args.vcd {
+                let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+                let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+                    .map(|v| v.iter().map(|&b| Some(b)).collect())
+                    .collect();
+                write_vcd(
+                    path,
+                    &vcd::aiger_waveform(&aiger, &init, &inputs),
+                    &args.file,
+                )?;
+            }
             let text = if args.json {
                 let mut o = summary(&file, "unsafe", properties, &run, start);
                 o.number("steps", trace.len()).string("witness", &witness);
@@ -231,6 +243,21 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
             &hwmcc_unknown,
         )),
     }
+}
+
+/// Writes `waveform` as a Value Change Dump to `path`, its scope named
+/// after the model file.
+pub(super) fn write_vcd(
+    path: &std::path::Path,
+    waveform: &vcd::Waveform,
+    model: &std::path::Path,
+) -> Result<(), String> {
+    let scope = model
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("model");
+    std::fs::write(path, vcd::write(waveform, scope))
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 /// The `--json` object of a SAFE verdict, to be extended or finished.

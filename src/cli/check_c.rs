@@ -121,6 +121,10 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             ..
         } => {
             let trace = c_trace(&program, &ts, words);
+            if let Some(path) = &args.vcd {
+                let waveform = invar::formats::vcd::word_waveform(&ts, words);
+                super::check::write_vcd(path, &waveform, &args.file)?;
+            }
             let text = if args.json {
                 let mut o = summary(&file, "unsafe", &[0], &run, start);
                 o.string("sv_comp", "false")

@@ -69,6 +69,10 @@ pub fn run(args: &CheckArgs, format: Format) -> Result<i32, String> {
             properties,
         } => {
             let witness = unsafe_text(args, format, &ts, properties, words);
+            if let Some(path) = &args.vcd {
+                let waveform = invar::formats::vcd::word_waveform(&ts, words);
+                super::check::write_vcd(path, &waveform, &args.file)?;
+            }
             let text = if args.json {
                 let mut o = summary(&file, "unsafe", properties, &run, start);
                 o.number("steps", words.len()).string("witness", &witness);

@@ -275,24 +275,27 @@ fn select(name: &str, property: Option<usize>, count: usize) -> Result<Vec<usize
 /// One row of the table: representation, engine, verdict, time since `start`, check.
 fn print_row(representation: &str, engine: &str, verdict: &str, start: Instant, check: &str) {
     let secs = start.elapsed().as_secs_f64();
-    println!("{representation:<18} {engine:<6} {verdict:<8} {secs:>7.2}s  {check}");
+    outln!("{representation:<18} {engine:<6} {verdict:<8} {secs:>7.2}s  {check}");
 }
 
 fn print_header() {
-    println!(
+    outln!(
         "{:<18} {:<6} {:<8} {:>8}  check",
-        "representation", "engine", "verdict", "time"
+        "representation",
+        "engine",
+        "verdict",
+        "time"
     );
 }
 
 /// Prints the conclusion and gives the exit code.
 fn conclude(safe: usize, unsafe_: usize, failures: usize) -> Result<i32, String> {
     if safe > 0 && unsafe_ > 0 {
-        println!("DISAGREEMENT: {safe} safe and {unsafe_} unsafe answers");
+        outln!("DISAGREEMENT: {safe} safe and {unsafe_} unsafe answers");
         return Ok(EXIT_REJECTED);
     }
     if failures > 0 {
-        println!("{failures} answers failed their checks");
+        outln!("{failures} answers failed their checks");
         return Ok(EXIT_REJECTED);
     }
     let verdict = match (safe, unsafe_) {
@@ -300,6 +303,6 @@ fn conclude(safe: usize, unsafe_: usize, failures: usize) -> Result<i32, String>
         (s, 0) => format!("all {s} verdicts safe"),
         (_, u) => format!("all {u} verdicts unsafe"),
     };
-    println!("agreement: {verdict}");
+    outln!("agreement: {verdict}");
     Ok(EXIT_UNKNOWN)
 }

@@ -4,6 +4,15 @@
 //! Exit codes: 10 unsafe, 20 safe, 0 unknown (and success of other
 //! commands), 1 error, 3 a witness that does not replay (`sim`).
 
+/// `println!` for the commands' output on stdout: if the reader went away (a
+/// closed pipe, as in `invar info F | head`), the run ends quietly with exit
+/// code 1 instead of panicking on the failed write.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod args;
 mod check;
 mod check_c;
@@ -47,6 +56,17 @@ fn print_verdict(text: &str) -> bool {
     true
 }
 
+/// Writes to stdout; a failed write (the reader closed the pipe) ends the
+/// process with [`EXIT_ERROR`], saying so on stderr unless the pipe closed.
+pub(crate) fn write_out(args: std::fmt::Arguments) {
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("invar: cannot write to stdout: {e}");
+        }
+        std::process::exit(EXIT_ERROR);
+    }
+}
+
 /// Parses the command line and runs it; returns the exit code.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
@@ -62,7 +82,11 @@ pub fn run() -> i32 {
     monitor::start();
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
-        Command::Sim { model, witness } => tools::sim(&model, &witness),
+        Command::Sim {
+            model,
+            witness,
+            vcd,
+        } => tools::sim(&model, &witness, vcd.as_deref()),
         Command::Certify {
             model,
             certificate,

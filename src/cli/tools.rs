@@ -14,9 +14,9 @@ use invar::util::budget::Budget;
 use std::path::Path;
 
 /// Replays a witness; exit 0 if it reaches every bad property it names.
-pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
+pub fn sim(model: &Path, witness: &Path, vcd: Option<&Path>) -> Result<i32, String> {
     match super::check::model_format(model)? {
-        super::check::Format::Btor2 => return sim_btor2(model, witness),
+        super::check::Format::Btor2 => return sim_btor2(model, witness, vcd),
         super::check::Format::Aiger => {}
         super::check::Format::C => {
             return Err(format!(
@@ -24,7 +24,7 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
                 model.display()
             ))
         }
-        format => return sim_vmt(model, format, witness),
+        format => return sim_vmt(model, format, witness, vcd),
     }
     let aiger = aiger::read_file(model).map_err(|e| e.to_string())?;
     let name = witness.display().to_string();
@@ -47,14 +47,18 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
             }
         }
     }
+    if let Some(path) = vcd {
+        let waveform = invar::formats::vcd::aiger_waveform(&aiger, &w.init, &w.inputs);
+        super::check::write_vcd(path, &waveform, model)?;
+    }
     let mut all_ok = true;
     for &p in &watched {
         match replay(&aiger, &[p], &w.init, &w.inputs) {
             Replay::Reached { step, .. } => {
-                println!("b{p}: reached at step {step} of {}", w.inputs.len());
+                outln!("b{p}: reached at step {step} of {}", w.inputs.len());
             }
             Replay::NotReached(reason) => {
-                println!("b{p}: not reached: {reason}");
+                outln!("b{p}: not reached: {reason}");
                 all_ok = false;
             }
         }
@@ -63,18 +67,22 @@ pub fn sim(model: &Path, witness: &Path) -> Result<i32, String> {
 }
 
 /// Replays a BTOR2 witness on the word-level model with the evaluator.
-fn sim_btor2(model: &Path, witness: &Path) -> Result<i32, String> {
+fn sim_btor2(model: &Path, witness: &Path, vcd: Option<&Path>) -> Result<i32, String> {
     let ts = btor2::read_file(model).map_err(|e| e.to_string())?;
     let name = witness.display().to_string();
     let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let w = btor2::witness::read_witness(&name, &text, &ts).map_err(|e| e.to_string())?;
     let trace = word::simulate(&ts, &w.states, &w.inputs)?;
+    if let Some(path) = vcd {
+        let waveform = invar::formats::vcd::word_waveform(&ts, &trace);
+        super::check::write_vcd(path, &waveform, model)?;
+    }
     let mut all_ok = true;
     for &p in &w.props {
         match word::replay(&ts, &trace, &[p]) {
-            Ok(r) => println!("b{p}: reached at step {} of {}", r.step, trace.len()),
+            Ok(r) => outln!("b{p}: reached at step {} of {}", r.step, trace.len()),
             Err(reason) => {
-                println!("b{p}: not reached: {reason}");
+                outln!("b{p}: not reached: {reason}");
                 all_ok = false;
             }
         }
@@ -83,12 +91,21 @@ fn sim_btor2(model: &Path, witness: &Path) -> Result<i32, String> {
 }
 
 /// Replays a VMT-style counterexample (also for DimSpec) on the model.
-fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result<i32, String> {
+fn sim_vmt(
+    model: &Path,
+    format: super::check::Format,
+    witness: &Path,
+    vcd: Option<&Path>,
+) -> Result<i32, String> {
     let ts = super::check_word::read_model(model, format)?;
     let name = witness.display().to_string();
     let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let (states, inputs) = vmt::read_trace(&name, &text, &ts).map_err(|e| e.to_string())?;
     let trace = word::simulate(&ts, &states, &inputs)?;
+    if let Some(path) = vcd {
+        let waveform = invar::formats::vcd::word_waveform(&ts, &trace);
+        super::check::write_vcd(path, &waveform, model)?;
+    }
     let all: Vec<usize> = (0..ts.bad.len()).collect();
     match word::replay(&ts, &trace, &all) {
         Ok(r) => {
@@ -97,7 +114,7 @@ fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result
                 .iter()
                 .map(|&p| ts.bad[p].name.as_str())
                 .collect();
-            println!(
+            outln!(
                 "property {}: reached at step {} of {}",
                 names.join(", "),
                 r.step,
@@ -106,7 +123,7 @@ fn sim_vmt(model: &Path, format: super::check::Format, witness: &Path) -> Result
             Ok(EXIT_UNKNOWN)
         }
         Err(reason) => {
-            println!("not reached: {reason}");
+            outln!("not reached: {reason}");
             Ok(EXIT_REJECTED)
         }
     }
@@ -138,14 +155,14 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
     }
     match check_witness(&m, &w, backend, &Budget::unlimited()) {
         Ok(()) => {
-            println!(
+            outln!(
                 "certificate valid: reset, transition, property, base and step checks pass ({})",
                 backend.name()
             );
             Ok(EXIT_UNKNOWN)
         }
         Err(reason) => {
-            println!("certificate invalid: {reason}");
+            outln!("certificate invalid: {reason}");
             Ok(EXIT_REJECTED)
         }
     }
@@ -178,11 +195,11 @@ fn certify_word(
     let watched: Vec<usize> = (0..ts.bad.len()).collect();
     match smt_proof::check_certificate(&ts, function, &watched, "", None) {
         Ok(checker) => {
-            println!("certificate valid: initiation, consecution and safety hold ({checker})");
+            outln!("certificate valid: initiation, consecution and safety hold ({checker})");
             Ok(EXIT_UNKNOWN)
         }
         Err(e) if e.refuted => {
-            println!("certificate invalid: {e}");
+            outln!("certificate invalid: {e}");
             Ok(EXIT_REJECTED)
         }
         Err(e) => Err(format!(
@@ -271,7 +288,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
     if format == Format::Aiger {
         return info_aiger(file);
     }
-    println!("file         {}", file.display());
+    outln!("file         {}", file.display());
     let ts = if format == Format::C {
         let unlowered = super::args::CArgs {
             no_lbe: true,
@@ -287,18 +304,20 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
         } else {
             "ILP32"
         };
-        println!("format       C ({mode})");
-        println!("variables    {}", program.cfa.vars.len());
+        outln!("format       C ({mode})");
+        outln!("variables    {}", program.cfa.vars.len());
         let options = invar::ir::cfa::lbe::LbeOptions::default();
         let stats = invar::ir::cfa::lbe::large_block_encoding(&mut program.cfa, options);
-        println!(
+        outln!(
             "cfa          {} locations, {} edges",
-            stats.before.0, stats.before.1
+            stats.before.0,
+            stats.before.1
         );
         if !c.no_lbe {
-            println!(
+            outln!(
                 "after lbe    {} locations, {} edges",
-                stats.after.0, stats.after.1
+                stats.after.0,
+                stats.after.1
             );
         }
         if c.no_lbe {
@@ -312,7 +331,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
             Format::Vmt => "VMT",
             _ => "DimSpec",
         };
-        println!("format       {name}");
+        outln!("format       {name}");
         super::check_word::read_model(file, format)?
     };
     info_word(&ts);
@@ -362,31 +381,31 @@ fn sorts_summary(
 /// Sizes of a word-level system and each bad property's cone.
 fn info_word(ts: &invar::ir::ts::Ts) {
     let states = ts.states.len();
-    println!(
+    outln!(
         "states       {states}: {}",
         sorts_summary(ts, ts.states.iter().map(|s| s.var))
     );
-    println!(
+    outln!(
         "inputs       {}: {}",
         ts.inputs.len(),
         sorts_summary(ts, ts.inputs.iter().copied())
     );
-    println!(
+    outln!(
         "init         {} relations, {} states with an init function",
         ts.init.len(),
         ts.states.iter().filter(|s| s.init.is_some()).count()
     );
-    println!(
+    outln!(
         "trans        {} relations, {} states with a next function",
         ts.trans.len(),
         ts.states.iter().filter(|s| s.next.is_some()).count()
     );
-    println!("constraints  {}", ts.constraints.len());
-    println!("bad          {}", ts.bad.len());
-    println!("justice      {}", ts.justice.len());
-    println!("live         {}", ts.live.len());
-    println!("predicates   {}", ts.predicates.len());
-    println!("terms        {}", ts.terms.topological(&ts.roots()).len());
+    outln!("constraints  {}", ts.constraints.len());
+    outln!("bad          {}", ts.bad.len());
+    outln!("justice      {}", ts.justice.len());
+    outln!("live         {}", ts.live.len());
+    outln!("predicates   {}", ts.predicates.len());
+    outln!("terms        {}", ts.terms.topological(&ts.roots()).len());
     for (p, property) in ts.bad.iter().enumerate() {
         let cone = ts.cone_of_influence(&[property.term]);
         let named = if property.name == format!("b{p}") {
@@ -394,7 +413,7 @@ fn info_word(ts: &invar::ir::ts::Ts) {
         } else {
             format!(" ({})", property.name)
         };
-        println!(
+        outln!(
             "b{p:<11} cone: {} states, {} inputs, {} terms{named}",
             cone.states.len(),
             cone.inputs.len(),
@@ -405,26 +424,26 @@ fn info_word(ts: &invar::ir::ts::Ts) {
 
 fn info_aiger(file: &Path) -> Result<i32, String> {
     let aiger = aiger::read_file(file).map_err(|e| e.to_string())?;
-    println!("file         {}", file.display());
-    println!("maxvar       {}", aiger.maxvar);
-    println!("inputs       {}", aiger.inputs.len());
-    println!("latches      {}", aiger.latches.len());
-    println!("outputs      {}", aiger.outputs.len());
-    println!("ands         {}", aiger.ands.len());
-    println!("bad          {}", aiger.bad.len());
-    println!("constraints  {}", aiger.constraints.len());
-    println!("justice      {}", aiger.justice.len());
-    println!("fairness     {}", aiger.fairness.len());
-    println!("symbols      {}", aiger.symbols.len());
-    println!("comments     {}", aiger.comments.len());
+    outln!("file         {}", file.display());
+    outln!("maxvar       {}", aiger.maxvar);
+    outln!("inputs       {}", aiger.inputs.len());
+    outln!("latches      {}", aiger.latches.len());
+    outln!("outputs      {}", aiger.outputs.len());
+    outln!("ands         {}", aiger.ands.len());
+    outln!("bad          {}", aiger.bad.len());
+    outln!("constraints  {}", aiger.constraints.len());
+    outln!("justice      {}", aiger.justice.len());
+    outln!("fairness     {}", aiger.fairness.len());
+    outln!("symbols      {}", aiger.symbols.len());
+    outln!("comments     {}", aiger.comments.len());
     let aig = aiger.to_aig();
-    println!("strashed     {} ands", aig.num_ands());
+    outln!("strashed     {} ands", aig.num_ands());
     if aiger.bad.is_empty() && !aiger.outputs.is_empty() && aiger.justice.is_empty() {
-        println!("(no bad section: outputs are the bad properties)");
+        outln!("(no bad section: outputs are the bad properties)");
     }
     for (p, &lit) in aig.bad.iter().enumerate() {
         let (cone, _) = cone_of_influence(&aig, &[lit]);
-        println!(
+        outln!(
             "b{p:<11} cone: {} inputs, {} latches, {} ands{}",
             cone.inputs.len(),
             cone.latches.len(),
@@ -451,12 +470,12 @@ pub fn core_replay(traces: &[std::path::PathBuf]) -> Result<i32, String> {
                 total.unsat += s.unsat;
             }
             Err(e) => {
-                println!("{}: {e}", path.display());
+                outln!("{}: {e}", path.display());
                 return Ok(3);
             }
         }
     }
-    println!(
+    outln!(
         "{} queries ({} sat, {} unsat) in {} traces agree with cadical",
         total.queries,
         total.sat,

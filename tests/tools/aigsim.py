@@ -12,7 +12,9 @@ import re
 import sys
 
 
-def read_aiger(path):
+def read_aiger(path, symbols=None):
+    """The model's literals; if `symbols` is a dict, it receives the symbol
+    table as {("i"|"l"|"o"|"b"|"c"|"j"|"f", position): name}."""
     data = open(path, "rb").read()
     pos = 0
 
@@ -69,9 +71,63 @@ def read_aiger(path):
             r0 = lhs - delta()
             r1 = r0 - delta()
             ands[lhs >> 1] = (r0, r1)
+    if symbols is not None:
+        while pos < len(data):
+            end = data.find(b"\n", pos)
+            end = len(data) if end < 0 else end
+            text = data[pos:end].decode(errors="replace")
+            pos = end + 1
+            m = re.match(r"([ilobcjf])(\d+) (.*)$", text)
+            if not m:
+                break  # the comment section, or the end
+            symbols[(m.group(1), int(m.group(2)))] = m.group(3)
     if not bad and j == 0:
         bad = outputs
     return inputs, latches, ands, bad, constraints
+
+
+def simulate(inputs, latches, ands, init, vectors):
+    """Three-valued simulation (None: unknown) from the witness's initial
+    latch line `init` under the input lines `vectors`; yields, per step, a
+    function from a literal to its value in that step."""
+    X = None
+    state = {}
+    for (lit, nxt, reset), ch in zip(latches, init):
+        if reset in (0, 1):
+            state[lit >> 1] = reset
+        else:
+            state[lit >> 1] = X if ch == "x" else int(ch)
+    for vec in vectors:
+        assert len(vec) == len(inputs), "input line width"
+        value = {0: 0}
+
+        def ev(lit):
+            v = value[lit >> 1]
+            return X if v is X else v ^ (lit & 1)
+
+        def gate(var):
+            stack = [var]
+            while stack:
+                v = stack[-1]
+                if v in value:
+                    stack.pop()
+                    continue
+                r0, r1 = ands[v]
+                pending = [r >> 1 for r in (r0, r1) if (r >> 1) not in value]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                x, y = ev(r0), ev(r1)
+                value[v] = 0 if (x == 0 or y == 0) else (1 if (x == 1 and y == 1) else X)
+                stack.pop()
+
+        for lit, ch in zip(inputs, vec):
+            value[lit >> 1] = X if ch == "x" else int(ch)
+        value.update(state)
+        for var in list(ands):
+            gate(var)
+        yield ev
+        state = {lit >> 1: ev(nxt) for (lit, nxt, _) in latches}
 
 
 def main():
@@ -90,55 +146,17 @@ def main():
             break
         vectors.append(text)
     assert len(init) == len(latches), "latch line width"
-    X = None
-    value = {0: 0}
-    state = {}
     for (lit, nxt, reset), ch in zip(latches, init):
-        if reset in (0, 1):
-            state[lit >> 1] = reset
-        else:
-            state[lit >> 1] = X if ch == "x" else int(ch)
         if ch in "01" and reset in (0, 1) and int(ch) != reset:
             print("initial latch value contradicts reset")
             return 1
-
-    def ev(lit):
-        v = value[lit >> 1]
-        return X if v is X else v ^ (lit & 1)
-
-    def gate(var):
-        if var in value:
-            return
-        stack = [var]
-        while stack:
-            v = stack[-1]
-            if v in value:
-                stack.pop()
-                continue
-            r0, r1 = ands[v]
-            pending = [r >> 1 for r in (r0, r1) if (r >> 1) not in value]
-            if pending:
-                stack.extend(pending)
-                continue
-            x, y = ev(r0), ev(r1)
-            value[v] = 0 if (x == 0 or y == 0) else (1 if (x == 1 and y == 1) else X)
-            stack.pop()
-
     hit = set()
-    for step, vec in enumerate(vectors):
-        assert len(vec) == len(inputs), "input line width"
-        value = {0: 0}
-        for lit, ch in zip(inputs, vec):
-            value[lit >> 1] = X if ch == "x" else int(ch)
-        value.update(state)
-        for var in list(ands):
-            gate(var)
+    for ev in simulate(inputs, latches, ands, init, vectors):
         if any(ev(cl) != 1 for cl in constraints):
             break
         for p in claimed:
             if ev(bad[p]) == 1:
                 hit.add(p)
-        state = {lit >> 1: ev(nxt) for (lit, nxt, _) in latches}
     missing = [p for p in claimed if p not in hit]
     if missing:
         print("not reached: " + " ".join("b%d" % p for p in missing))
