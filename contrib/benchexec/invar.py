@@ -1,0 +1,67 @@
+# BenchExec tool-info module for invar (https://github.com/sosy-lab/benchexec,
+# doc/tool-integration.md). Use it as `contrib.benchexec.invar` with the
+# repository root on PYTHONPATH, for example
+#   PYTHONPATH=. python3 -m benchexec.test_tool_info contrib.benchexec.invar \
+#       --no-container --tool-directory target/release
+# or in a benchmark definition: <benchmark tool="contrib.benchexec.invar" ...>.
+"""invar: IC3/PDR, BMC and k-induction for AIGER, BTOR2, VMT and C."""
+
+import re
+
+import benchexec.result as result
+from benchexec.tools.template import BaseTool2, UnsupportedFeatureException
+
+# invar's exit codes (README): 10 unsafe, 20 safe, 0 unknown, 1 error.
+EXIT_UNSAFE = 10
+EXIT_SAFE = 20
+EXIT_UNKNOWN = 0
+C_SUFFIXES = (".c", ".i")
+
+
+class Tool(BaseTool2):
+    """Runs `invar check` on the task's model and reads its exit code."""
+
+    def executable(self, tool_locator):
+        return tool_locator.find_executable("invar")
+
+    def name(self):
+        return "invar"
+
+    def version(self, executable):
+        # `invar --version` prints "invar 0.1.0".
+        return self._version_from_tool(executable, arg="--version").replace(
+            "invar ", ""
+        )
+
+    def cmdline(self, executable, options, task, rlimits):
+        # One model per run. Hardware models carry their properties inside;
+        # for C, invar checks that reach_error() is unreachable (SV-COMP's
+        # unreach-call) and nothing else, so other property files are refused
+        # rather than answered about the wrong property.
+        if task.property_file:
+            with open(task.property_file) as f:
+                prp = f.read()
+            if "call(reach_error())" not in prp:
+                raise UnsupportedFeatureException(
+                    "invar checks only unreach-call, not " + prp.strip()
+                )
+        return [executable, "check", *options, task.single_input_file]
+
+    def determine_result(self, run):
+        code = run.exit_code.value
+        c_task = any(str(arg).endswith(C_SUFFIXES) for arg in run.cmdline[-1:])
+        if code == EXIT_SAFE:
+            return result.RESULT_TRUE_PROP
+        if code == EXIT_UNSAFE:
+            return result.RESULT_FALSE_REACH if c_task else result.RESULT_FALSE_PROP
+        if code == EXIT_UNKNOWN and run.exit_code.signal is None:
+            return result.RESULT_UNKNOWN
+        if run.was_timeout:
+            return result.RESULT_TIMEOUT
+        # Errors name the file and line on stderr, which BenchExec merges
+        # into the output: keep the first line of the message short.
+        for line in run.output:
+            m = re.match(r"invar: (.*)", line)
+            if m:
+                return "%s (%s)" % (result.RESULT_ERROR, m.group(1)[:60])
+        return result.RESULT_ERROR
