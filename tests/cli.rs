@@ -494,10 +494,17 @@ fn long_and_chains_and_deep_c_never_crash() {
 /// error; the message shows the limit, not the parser, answered.)
 #[test]
 fn fuzzed_c_inputs_give_located_messages() {
-    let cases = [(
-        "sign_run.i",
-        "line 6: more than 16 `+` and `-` in a row (invar's C reader stops there)",
-    )];
+    let cases = [
+        (
+            "sign_run.i",
+            "line 6: more than 16 `+` and `-` in a row (invar's C reader stops there)",
+        ),
+        // 20 s before the limit (array declarators nested 20 deep).
+        (
+            "subscript_nesting.i",
+            "line 6: `[` nested deeper than 12 levels (invar's C reader stops there)",
+        ),
+    ];
     let dir = root().join("formats/c/malformed");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
