@@ -208,3 +208,47 @@ fn lines_are_source_lines_even_after_included_headers() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sv_comp_property_files_and_result_words() {
+    // SV-COMP's conventions: `--prop` names the property file (unreach-call is
+    // checked, any other property answers unknown with the reason) and
+    // `--svcomp` prints the result words. Expected verdicts from SOURCES.tsv.
+    let reach = dir().join("properties/unreach-call.prp");
+    let overflow = dir().join("properties/no-overflow.prp");
+    let r = reach.to_str().unwrap();
+    let falsified = dir().join("integerpromotion-3.c");
+    let out = invar(&[
+        "check",
+        falsified.to_str().unwrap(),
+        "--prop",
+        r,
+        "--svcomp",
+    ]);
+    assert_eq!(out.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("false(unreach-call)\n"));
+    let holds = dir().join("signextension-2.c");
+    let out = invar(&["check", holds.to_str().unwrap(), "--prop", r, "--svcomp"]);
+    assert_eq!(out.status.code(), Some(20));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    let out = invar(&[
+        "check",
+        falsified.to_str().unwrap(),
+        "--prop",
+        overflow.to_str().unwrap(),
+        "--svcomp",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("invar checks only unreach-call (G ! call(reach_error())), not CHECK( init(main()), LTL(G ! overflow) )"));
+    let missing = dir().join("properties/missing.prp");
+    let out = invar(&[
+        "check",
+        falsified.to_str().unwrap(),
+        "--prop",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.prp: cannot read"));
+}

@@ -38,6 +38,7 @@ class Tool(BaseTool2):
         # for C, invar checks that reach_error() is unreachable (SV-COMP's
         # unreach-call) and nothing else, so other property files are refused
         # rather than answered about the wrong property.
+        model = task.single_input_file
         if task.property_file:
             with open(task.property_file) as f:
                 prp = f.read()
@@ -45,7 +46,11 @@ class Tool(BaseTool2):
                 raise UnsupportedFeatureException(
                     "invar checks only unreach-call, not " + prp.strip()
                 )
-        return [executable, "check", *options, task.single_input_file]
+            if model.endswith(C_SUFFIXES):
+                # invar checks the property file too, and answers in
+                # SV-COMP's words.
+                options = ["--svcomp", "--prop", task.property_file, *options]
+        return [executable, "check", *options, model]
 
     def determine_result(self, run):
         code = run.exit_code.value

@@ -49,7 +49,9 @@ def main():
         with open(overflow, "w") as f:
             f.write("CHECK( init(main()), LTL(G ! overflow) )\n")
         task = BaseTool2.Task.with_files(["p.c"], property_file=reach)
-        if tool.cmdline("invar", [], task, None) != ["invar", "check", "p.c"]:
+        if tool.cmdline("invar", [], task, None) != [
+            "invar", "check", "--svcomp", "--prop", reach, "p.c"
+        ]:
             print("unreach-call: unexpected command line")
             failed += 1
         try:

@@ -264,4 +264,11 @@ pub struct CArgs {
     /// the verdict depends on wrap-around or casts; bit operations are refused.
     #[arg(long)]
     pub int: bool,
+    /// C: an SV-COMP property file. invar checks unreach-call
+    /// (`G ! call(reach_error())`); any other property answers unknown.
+    #[arg(long, value_name = "FILE.prp")]
+    pub prop: Option<PathBuf>,
+    /// C: SV-COMP's result words: `true`, `false(unreach-call)`, `unknown`.
+    #[arg(long)]
+    pub svcomp: bool,
 }
