@@ -713,3 +713,53 @@ fn a_reader_that_goes_away_ends_the_run_without_a_panic() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn property_all_answers_each_property_on_its_own() {
+    // two_properties.aag (formats/aiger/README.md): b0 is a latch that
+    // toggles from 0, so it is reached in step 1; b1 is that latch and its
+    // negation, never true. Together (the default) the answer is unsafe and
+    // names b0 only; with `--property all`, b0 unsafe with its witness, then
+    // b1 safe, in HWMCC's multi-property form.
+    let path = example("two_properties.aag");
+    let p = path.to_str().unwrap();
+    let o = invar(&["check", p, "--property", "all"]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    let out = stdout(&o);
+    let blocks: Vec<&str> = out.split_inclusive(".\n").collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(blocks[0].starts_with("1\nb0\n0\n"), "{out}");
+    assert_eq!(blocks[0].lines().count(), 6, "a 2-step witness: {out}");
+    assert_eq!(blocks[1], "0\nb1\n.\n", "{out}");
+    // The first block alone is a witness the independent simulator accepts.
+    let witness = std::env::temp_dir().join(format!("invar-all-{}.wit", std::process::id()));
+    std::fs::write(&witness, blocks[0]).unwrap();
+    let py = Command::new("python3")
+        .arg(root().join("tests/tools/aigsim.py"))
+        .args([p, witness.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        py.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&py.stdout)
+    );
+    let _ = std::fs::remove_file(&witness);
+    let o = invar(&["check", p, "--property", "all", "--json"]);
+    let json = stdout(&o);
+    assert!(json.starts_with(&format!(
+        "{{\"file\": \"{p}\", \"verdict\": \"unsafe\", \"properties\": [0, 1], \"results\": [{{"
+    )));
+    let verdicts: Vec<&str> = json
+        .split("\"verdict\": \"")
+        .skip(2)
+        .map(|r| &r[..4])
+        .collect();
+    assert_eq!(verdicts, ["unsa", "safe"], "{json}");
+    let o = invar(&["check", p, "--property", "1"]);
+    assert_eq!(o.status.code(), Some(20));
+    let o = invar(&["check", p, "--property", "all", "--vcd", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "one property at a time (--property N)");
+}

@@ -177,6 +177,38 @@ impl SatArg {
     }
 }
 
+/// `--property`: one property by index, or each on its own.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PropertyArg {
+    /// Property N alone.
+    Index(usize),
+    /// Every property, one answer each.
+    All,
+}
+
+impl PropertyArg {
+    /// The index, for `--property N`.
+    pub fn index(self) -> Option<usize> {
+        match self {
+            PropertyArg::Index(n) => Some(n),
+            PropertyArg::All => None,
+        }
+    }
+}
+
+impl std::str::FromStr for PropertyArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "all" => Ok(PropertyArg::All),
+            n => n
+                .parse()
+                .map(PropertyArg::Index)
+                .map_err(|_| format!("expected a property number or `all`, not `{n}`")),
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The model (.aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i).
@@ -184,9 +216,10 @@ pub struct CheckArgs {
     /// The engine.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineArg,
-    /// Check only bad property N (default: all, as one disjunction).
-    #[arg(long, value_name = "N")]
-    pub property: Option<usize>,
+    /// Check only bad property N, or with `all` each property on its own, one
+    /// answer per property (default: all properties as one disjunction).
+    #[arg(long, value_name = "N|all")]
+    pub property: Option<PropertyArg>,
     /// Give up after this many seconds and answer unknown.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,

@@ -4,7 +4,7 @@
 //! `check_word`, SV-COMP in `check_c`) or as JSON. A failed validation is an
 //! internal error (exit 1), never a verdict.
 
-use super::args::{CheckArgs, EngineArg};
+use super::args::{CheckArgs, EngineArg, PropertyArg};
 use super::json::JsonObject;
 use super::{monitor, print_verdict, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use invar::check::certificate;
@@ -164,7 +164,10 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     }
 }
 
-/// `check` on an AIGER file: HWMCC output.
+/// `check` on an AIGER file: HWMCC output. With `--property all`, each bad
+/// property is checked on its own, in order, within the one time limit, and
+/// the answers follow one another as in HWMCC's multi-property results
+/// (with `--json`, one object whose `results` holds one object each).
 fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let unknown_text = Arc::new(Mutex::new(String::from("2\nb0\n.\n")));
@@ -174,26 +177,82 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
     let props = select_properties(
         aiger.bad_properties().len(),
         !aiger.justice.is_empty(),
-        args.property,
+        args.property.and_then(PropertyArg::index),
         &file,
         "bad, justice or output",
     )?;
-    let hwmcc_unknown = format!("2\n{}\n.\n", props_text(&props));
-    *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = hwmcc_unknown.clone();
-    if props.is_empty() {
-        let reason = "justice properties are not supported yet";
-        return Ok(report_unknown(
-            args,
-            &file,
-            &props,
-            reason,
-            None,
-            start,
-            &hwmcc_unknown,
+    if !args.property.is_some_and(|p| p == PropertyArg::All) || props.is_empty() {
+        let hwmcc_unknown = format!("2\n{}\n.\n", props_text(&props));
+        *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = hwmcc_unknown;
+        let (code, text) = answer_aiger(args, &aiger, &props, &budget, start)?;
+        print_verdict(&text);
+        return Ok(code);
+    }
+    if args.certificate.is_some() || args.vcd.is_some() {
+        return Err(format!(
+            "{file}: --property all gives one answer per property; ask for a certificate or \
+             a waveform of one property at a time (--property N)"
         ));
     }
-    let request = request(args, props.clone(), &budget)?;
-    let run = verify::check_aiger(&aiger, &request, &mut progress(args))?;
+    let mut answers: Vec<(i32, String)> = Vec::new();
+    for (k, &p) in props.iter().enumerate() {
+        // Should the monitor answer at the deadline, it keeps the answers
+        // given so far.
+        if !args.json {
+            let mut text: String = answers.iter().map(|a| a.1.as_str()).collect();
+            for q in &props[k..] {
+                text += &format!("2\nb{q}\n.\n");
+            }
+            *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = text;
+        }
+        // A budget of its own: the portfolio stops its budget once a
+        // verdict is in, which must not stop the next property's run.
+        answers.push(answer_aiger(args, &aiger, &[p], &budget.child(), start)?);
+    }
+    let code = if answers.iter().any(|a| a.0 == EXIT_UNSAFE) {
+        EXIT_UNSAFE
+    } else if answers.iter().all(|a| a.0 == EXIT_SAFE) {
+        EXIT_SAFE
+    } else {
+        EXIT_UNKNOWN
+    };
+    let text = if args.json {
+        let verdict = match code {
+            EXIT_UNSAFE => "unsafe",
+            EXIT_SAFE => "safe",
+            _ => "unknown",
+        };
+        let mut o = JsonObject::default();
+        o.string("file", &file)
+            .string("verdict", verdict)
+            .numbers("properties", &props)
+            .objects("results", answers.iter().map(|a| a.1.trim_end()));
+        o.finish()
+    } else {
+        answers.iter().map(|a| a.1.as_str()).collect()
+    };
+    print_verdict(&text);
+    Ok(code)
+}
+
+/// Checks the bad properties `props` of `aiger` (as one disjunction) and
+/// renders the answer (HWMCC text or a JSON object) without printing it.
+fn answer_aiger(
+    args: &CheckArgs,
+    aiger: &Aiger,
+    props: &[usize],
+    budget: &Budget,
+    start: Instant,
+) -> Result<(i32, String), String> {
+    let file = args.file.display().to_string();
+    let hwmcc_unknown = format!("2\n{}\n.\n", props_text(props));
+    if props.is_empty() {
+        let reason = "justice properties are not supported yet";
+        let text = unknown_answer(args, &file, props, reason, None, start, &hwmcc_unknown);
+        return Ok((EXIT_UNKNOWN, text));
+    }
+    let request = request(args, props.to_vec(), budget)?;
+    let run = verify::check_aiger(aiger, &request, &mut progress(args))?;
     print_statistics(args, &run);
     match &run.answer {
         Answer::Unsafe {
@@ -208,7 +267,7 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
                     .collect();
                 write_vcd(
                     path,
-                    &vcd::aiger_waveform(&aiger, &init, &inputs),
+                    &vcd::aiger_waveform(aiger, &init, &inputs),
                     &args.file,
                 )?;
             }
@@ -219,29 +278,30 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
             } else {
                 witness
             };
-            print_verdict(&text);
-            Ok(EXIT_UNSAFE)
+            Ok((EXIT_UNSAFE, text))
         }
         Answer::Safe { .. } => {
-            maybe_write_certificate(args, &run, &file, &props, None)?;
+            maybe_write_certificate(args, &run, &file, props, None)?;
             let text = if args.json {
-                safe_object(&file, &props, &run, start).finish()
+                safe_object(&file, props, &run, start).finish()
             } else {
-                format!("0\n{}\n.\n", props_text(&props))
+                format!("0\n{}\n.\n", props_text(props))
             };
-            print_verdict(&text);
-            Ok(EXIT_SAFE)
+            Ok((EXIT_SAFE, text))
         }
         Answer::Unsafe { .. } => Err("internal error: a word-level trace for a circuit".into()),
-        Answer::Unknown(reason) | Answer::Unconfirmed(reason) => Ok(report_unknown(
-            args,
-            &file,
-            &props,
-            reason,
-            Some(&run),
-            start,
-            &hwmcc_unknown,
-        )),
+        Answer::Unknown(reason) | Answer::Unconfirmed(reason) => {
+            let text = unknown_answer(
+                args,
+                &file,
+                props,
+                reason,
+                Some(&run),
+                start,
+                &hwmcc_unknown,
+            );
+            Ok((EXIT_UNKNOWN, text))
+        }
     }
 }
 
@@ -472,9 +532,25 @@ pub(super) fn report_unknown(
     start: Instant,
     plain: &str,
 ) -> i32 {
+    let text = unknown_answer(args, file, props, reason, run, start, plain);
+    print_verdict(&text);
+    EXIT_UNKNOWN
+}
+
+/// The text of an unknown answer (`plain`, or a JSON object with the
+/// reason); the reason goes to stderr.
+fn unknown_answer(
+    args: &CheckArgs,
+    file: &str,
+    props: &[usize],
+    reason: &str,
+    run: Option<&Run>,
+    start: Instant,
+    plain: &str,
+) -> String {
     // The answer's convention has no room for the reason; stderr does.
     eprintln!("invar: unknown: {reason}");
-    let text = if args.json {
+    if args.json {
         let mut o = match run {
             Some(run) => summary(file, "unknown", props, run, start),
             None => {
@@ -487,7 +563,5 @@ pub(super) fn report_unknown(
         o.finish()
     } else {
         plain.to_string()
-    };
-    print_verdict(&text);
-    EXIT_UNKNOWN
+    }
 }

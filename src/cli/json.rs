@@ -1,5 +1,5 @@
-//! A minimal JSON object writer for `--json` (flat objects of strings,
-//! numbers, booleans and number lists).
+//! A minimal JSON object writer for `--json` (objects of strings, numbers,
+//! booleans, number lists and lists of objects).
 
 use std::fmt::Write;
 
@@ -40,6 +40,14 @@ impl JsonObject {
     pub fn numbers(&mut self, key: &str, values: &[usize]) -> &mut Self {
         self.key(key);
         let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let _ = write!(self.body, "[{}]", items.join(", "));
+        self
+    }
+
+    /// Adds a list of objects, each given as its JSON text.
+    pub fn objects<'a>(&mut self, key: &str, values: impl Iterator<Item = &'a str>) -> &mut Self {
+        self.key(key);
+        let items: Vec<&str> = values.collect();
         let _ = write!(self.body, "[{}]", items.join(", "));
         self
     }
