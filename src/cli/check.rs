@@ -195,13 +195,38 @@ fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
         ));
     }
     let mut answers: Vec<(i32, String)> = Vec::new();
+    let unknown_of = |q: usize| -> (i32, String) {
+        let text = if args.json {
+            let mut o = JsonObject::default();
+            o.string("file", &file)
+                .string("verdict", "unknown")
+                .numbers("properties", &[q])
+                .string("reason", budget.reason());
+            o.finish()
+        } else {
+            format!("2\nb{q}\n.\n")
+        };
+        (EXIT_UNKNOWN, text)
+    };
+    // Should the monitor answer at the deadline, it keeps the answers given
+    // so far. Its text is rebuilt about a hundred times in all, not once per
+    // property: that would be quadratic on circuits with many properties.
+    let refresh = props.len().div_ceil(100).max(1);
     for (k, &p) in props.iter().enumerate() {
-        // Should the monitor answer at the deadline, it keeps the answers
-        // given so far.
-        if !args.json {
+        if budget.expired() {
+            // Past the limit: the rest are unknown without running anything.
+            eprintln!(
+                "invar: unknown: properties {p}..{}: {}",
+                props[props.len() - 1],
+                budget.reason()
+            );
+            answers.extend(props[k..].iter().map(|&q| unknown_of(q)));
+            break;
+        }
+        if !args.json && k % refresh == 0 {
             let mut text: String = answers.iter().map(|a| a.1.as_str()).collect();
-            for q in &props[k..] {
-                text += &format!("2\nb{q}\n.\n");
+            for &q in &props[k..] {
+                text += &unknown_of(q).1;
             }
             *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = text;
         }
