@@ -515,3 +515,16 @@ fn horn_clauses_give_the_manifest_verdicts_to_spacer() {
     // Measured: 24 of the 26 with a reference, within 10 s each.
     assert!(agreed >= 18, "Spacer decided only {agreed}");
 }
+
+#[test]
+fn wide_constants_read_in_time_linear_in_their_digits() {
+    // A 2^20-bit `(_ bv379 1048576)` with leading zeros: reading multiplied
+    // full-width vectors once per digit, 14 s for a 999,831-bit one (found
+    // by fuzzing the VMT reader); now the words in use grow with the digits.
+    // The bound is generous: it fails only on that quadratic behaviour.
+    let p = root().join("formats/vmt/malformed/wide_constant.vmt");
+    let start = std::time::Instant::now();
+    let out = invar(&["check", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+}

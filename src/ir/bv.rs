@@ -15,6 +15,59 @@ pub struct BvValue {
     words: Vec<u64>,
 }
 
+/// A natural number read digit by digit (hex and decimal constants): the
+/// words in use grow with the digits, so reading costs digits × words in
+/// use, not the declared width (a 999,831-bit `(_ bv379 999831)` multiplied
+/// full-width vectors per digit and took 14 s to read; found by fuzzing).
+struct Magnitude {
+    words: Vec<u64>,
+}
+
+impl Magnitude {
+    /// The value of `digits` (most significant first) in `base`; `None` once
+    /// it needs more than `max_bits` bits.
+    fn parse(base: u64, digits: &[u64], max_bits: u32) -> Option<Magnitude> {
+        let mut m = Magnitude { words: Vec::new() };
+        for &d in digits {
+            let mut carry = d as u128;
+            for w in m.words.iter_mut() {
+                let p = (*w as u128) * (base as u128) + carry;
+                *w = p as u64;
+                carry = p >> 64;
+            }
+            if carry > 0 {
+                m.words.push(carry as u64);
+            }
+            if m.significant_bits() > max_bits {
+                return None;
+            }
+        }
+        Some(m)
+    }
+
+    fn significant_bits(&self) -> u32 {
+        for (i, &w) in self.words.iter().enumerate().rev() {
+            if w != 0 {
+                return i as u32 * 64 + 64 - w.leading_zeros();
+            }
+        }
+        0
+    }
+
+    fn is_power_of_two(&self) -> bool {
+        self.words.iter().map(|w| w.count_ones()).sum::<u32>() == 1
+    }
+
+    /// The low `width` bits as a bit-vector.
+    fn into_bv(self, width: u32) -> BvValue {
+        let mut v = BvValue::zero(width);
+        let n = v.words.len().min(self.words.len());
+        v.words[..n].copy_from_slice(&self.words[..n]);
+        v.mask();
+        v
+    }
+}
+
 fn words_for(width: u32) -> usize {
     (width as usize).div_ceil(64)
 }
@@ -66,23 +119,15 @@ impl BvValue {
 
     /// Parses hexadecimal digits into a vector of `width` bits; `None` if it does not fit.
     pub fn from_hex(width: u32, text: &str) -> Option<BvValue> {
-        let mut v = BvValue::zero(width);
-        let sixteen = BvValue::from_u64(width.max(5), 16);
-        let mut acc = BvValue::zero(width.max(5));
         if text.is_empty() {
             return None;
         }
+        let mut digits = Vec::with_capacity(text.len());
         for c in text.chars() {
-            let d = c.to_digit(16)?;
-            acc = acc.mul_checked(&sixteen)?.add_checked(d as u64)?;
+            digits.push(c.to_digit(16)? as u64);
         }
-        if acc.significant_bits() > width {
-            return None;
-        }
-        for i in 0..width.min(acc.width) {
-            v.set_bit(i, acc.bit(i));
-        }
-        Some(v)
+        let magnitude = Magnitude::parse(16, &digits, width)?;
+        Some(magnitude.into_bv(width))
     }
 
     /// Parses a decimal, possibly with a leading `-` (two's complement), into `width` bits.
@@ -96,47 +141,16 @@ impl BvValue {
         if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
             return None;
         }
-        let wide = width + 2;
-        let ten = BvValue::from_u64(wide.max(5), 10);
-        let mut acc = BvValue::zero(wide.max(5));
-        for c in digits.bytes() {
-            acc = acc.mul_checked(&ten)?.add_checked((c - b'0') as u64)?;
-        }
-        let bits = acc.significant_bits();
-        if negative {
-            // -2^(w-1) is the smallest: magnitude at most 2^(w-1).
-            let limit = BvValue::from_u64(acc.width, 1).shl_by(width - 1);
-            if bits > width || acc.ucmp(&limit) == Ordering::Greater {
-                return None;
-            }
-        } else if bits > width {
+        let digits: Vec<u64> = digits.bytes().map(|c| (c - b'0') as u64).collect();
+        let magnitude = Magnitude::parse(10, &digits, width)?;
+        let bits = magnitude.significant_bits();
+        // -2^(w-1) is the smallest: a magnitude of at most 2^(w-1), which
+        // has w bits only as that power of two.
+        if negative && bits == width && !magnitude.is_power_of_two() {
             return None;
         }
-        let mut v = BvValue::zero(width);
-        for i in 0..width {
-            v.set_bit(i, acc.bit(i));
-        }
+        let v = magnitude.into_bv(width);
         Some(if negative { v.neg() } else { v })
-    }
-
-    fn mul_checked(&self, other: &BvValue) -> Option<BvValue> {
-        let p = self.zext(self.width).mul(&other.zext(self.width));
-        (p.significant_bits() <= self.width).then(|| p.extract(self.width - 1, 0))
-    }
-
-    fn add_checked(&self, d: u64) -> Option<BvValue> {
-        let s = self.zext(1).add(&BvValue::from_u64(self.width + 1, d));
-        (!s.bit(self.width)).then(|| s.extract(self.width - 1, 0))
-    }
-
-    /// Number of bits up to and including the highest set bit.
-    fn significant_bits(&self) -> u32 {
-        for (i, &w) in self.words.iter().enumerate().rev() {
-            if w != 0 {
-                return i as u32 * 64 + 64 - w.leading_zeros();
-            }
-        }
-        0
     }
 
     /// The width in bits.
