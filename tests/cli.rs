@@ -763,3 +763,23 @@ fn property_all_answers_each_property_on_its_own() {
     assert_eq!(o.status.code(), Some(1));
     assert_contains(&stderr(&o), "one property at a time (--property N)");
 }
+
+#[test]
+fn a_huge_push_is_refused_before_it_allocates() {
+    // Found by fuzzing the SMT-LIB reader: `(push 264240240)` opened 264
+    // million scopes (4 GB) before the next command was read.
+    let dir = std::env::temp_dir().join(format!("invar-push-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("push.smt2");
+    std::fs::write(&script, "(push 264240240)(f_314240a").unwrap();
+    let o = invar(&["smt", script.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "(error \"{}:1: push 264240240: at most 65536 scopes may be open (invar's limit)\")\n",
+            script.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

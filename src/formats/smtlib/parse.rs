@@ -8,6 +8,11 @@ use crate::ir::bv::BvValue;
 use crate::ir::term::{Op, Rational, Sort, Term, Terms, MAX_BV_WIDTH};
 use std::collections::HashMap;
 
+/// Most `push` scopes open at once. Each opens a scope in the solver too;
+/// without a bound `(push 264240240)` allocated gigabytes before the next
+/// command was read (found by fuzzing the SMT-LIB reader).
+pub const MAX_OPEN_SCOPES: usize = 1 << 16;
+
 /// Deeper nesting than this is refused rather than risking the stack.
 const MAX_DEPTH: usize = 20_000;
 
@@ -233,6 +238,11 @@ impl<'a> Parser<'a, '_> {
                 };
                 self.expect(Token::Close, "`)`")?;
                 if name == "push" {
+                    if self.declared_in.len() + n as usize > MAX_OPEN_SCOPES {
+                        return Err(self.err(format!(
+                            "push {n}: at most {MAX_OPEN_SCOPES} scopes may be open (invar's limit)"
+                        )));
+                    }
                     for _ in 0..n {
                         self.declared_in.push(Vec::new());
                     }
