@@ -97,6 +97,9 @@ pub enum Command {
         /// The solver (z3 and cvc5 run as processes, for comparison).
         #[arg(long, value_enum, default_value = "invar")]
         smt: SmtArg,
+        /// Statistics of the solver on stderr at the end.
+        #[arg(short, long)]
+        verbose: bool,
     },
     /// Replay API traces of the SAT core (written under INVAR_CORE_TRACE=DIR)
     /// and check every answer, model and failed core against CaDiCaL.

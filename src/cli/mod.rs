@@ -97,7 +97,12 @@ pub fn run() -> i32 {
         Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
         Command::Info { file, c } => tools::info(&file, &c),
         Command::CoreReplay { traces } => tools::core_replay(&traces),
-        Command::Smt { file, timeout, smt } => tools::smt(&file, timeout, smt.backend()),
+        Command::Smt {
+            file,
+            timeout,
+            smt,
+            verbose,
+        } => tools::smt(&file, timeout, smt.backend(), verbose),
         Command::Crosscheck {
             file,
             timeout,

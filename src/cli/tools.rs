@@ -490,6 +490,7 @@ pub fn smt(
     file: &std::path::Path,
     timeout: Option<f64>,
     backend: invar::smt::Backend,
+    verbose: bool,
 ) -> Result<i32, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
@@ -511,6 +512,19 @@ pub fn smt(
     let ending = invar::smt::script::run(&name, &text, solver.as_mut(), &mut out)
         .map_err(|e| format!("cannot write the answers: {e}"))?;
     std::io::Write::flush(&mut out).map_err(|e| format!("cannot write the answers: {e}"))?;
+    if verbose {
+        let stats = solver.stats();
+        eprintln!(
+            "{}: {} checks, {} SAT calls, {:.3} s",
+            solver.name(),
+            stats.checks,
+            stats.sat_calls,
+            stats.time.as_secs_f64()
+        );
+        for (name, n) in &stats.counters {
+            eprintln!("  {name}: {n}");
+        }
+    }
     Ok(match ending {
         invar::smt::script::Ending::Completed => 0,
         invar::smt::script::Ending::Unreadable => 1,

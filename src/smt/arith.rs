@@ -103,6 +103,8 @@ pub struct ArithStats {
     pub cuts: u64,
     /// Conflicts of the GCD test.
     pub gcd_conflicts: u64,
+    /// Final checks (full Boolean assignments the theory was asked about).
+    pub final_checks: u64,
 }
 
 /// The theory.
@@ -302,8 +304,6 @@ impl Arith {
     /// (zero): it is not a linear infeasibility, and interpolation must not
     /// read it as one.
     fn gcd_conflict(&self) -> Option<Explanation> {
-        use num_bigint::BigInt;
-        use num_integer::Integer;
         let fixed = |v: SVar| {
             let (l, u) = (self.simplex.lower(v)?, self.simplex.upper(v)?);
             let integral = l.value.delta.is_zero() && l.value.real.is_integer();
@@ -315,27 +315,27 @@ impl Arith {
             if !self.int[b as usize] || row.iter().any(|(x, _)| !self.int[*x as usize]) {
                 return None;
             }
-            let scale = (row.iter()).fold(BigInt::from(1), |m, (_, a)| m.lcm(&a.denominator()));
-            let (mut constant, mut divisor) = (BigInt::from(0), BigInt::from(0));
-            let mut reasons = Vec::new();
-            // b − Σ a·x = 0, times the scale.
-            let terms = std::iter::once((b, Num::ONE)).chain(row.iter().map(|(x, a)| (*x, -a)));
-            for (v, c) in terms {
-                let c = c.scale(&scale).to_bigint()?;
-                match fixed(v) {
-                    Some((value, lower, upper)) => {
-                        constant += c * value.to_bigint()?;
-                        reasons.push((lower, Num::ZERO));
-                        if upper != lower {
-                            reasons.push((upper, Num::ZERO));
-                        }
-                    }
-                    None => divisor = divisor.gcd(&c),
-                }
+            // b − Σ a·x = 0. With no fixed variable the constant is 0, which
+            // every gcd divides: most rows end here, before any arithmetic.
+            let terms = || std::iter::once((b, Num::ONE)).chain(row.iter().map(|(x, a)| (*x, -a)));
+            let fixed_terms: Vec<_> = terms().filter_map(|(v, c)| Some((c, fixed(v)?))).collect();
+            if fixed_terms.is_empty() {
+                return None;
             }
-            let zero = BigInt::from(0);
-            (divisor != zero && constant.mod_floor(&divisor) != zero)
-                .then_some(Explanation { parts: reasons })
+            let fails = match gcd_test_small(terms().map(|(v, c)| (c, fixed(v).map(|f| f.0)))) {
+                Some(fails) => fails,
+                None => gcd_test_big(terms().map(|(v, c)| (c, fixed(v).map(|f| f.0))))?,
+            };
+            fails.then(|| {
+                let mut parts = Vec::new();
+                for (_, (_, lower, upper)) in &fixed_terms {
+                    parts.push((*lower, Num::ZERO));
+                    if upper != lower {
+                        parts.push((*upper, Num::ZERO));
+                    }
+                }
+                Explanation { parts }
+            })
         };
         (0..self.simplex.num_vars() as SVar).find_map(row_conflict)
     }
@@ -374,6 +374,62 @@ impl Arith {
             }
         }
     }
+}
+
+/// The GCD test on `Σ c·x = 0` (each term's coefficient, and its value
+/// where the variable is fixed) in 128-bit arithmetic: whether it fails
+/// (the gcd of the free coefficients, scaled to integers, does not divide
+/// the fixed part); `None` if a number leaves 128 bits.
+fn gcd_test_small(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<bool> {
+    type Parts = (i128, i128);
+    let terms: Vec<(Parts, Option<Parts>)> = terms
+        .map(|(c, v)| {
+            let value = match v {
+                Some(v) => Some(v.to_i128_parts()?),
+                None => None,
+            };
+            Some((c.to_i128_parts()?, value))
+        })
+        .collect::<Option<_>>()?;
+    let gcd = |mut a: i128, mut b: i128| {
+        (a, b) = (a.abs(), b.abs());
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let mut scale: i128 = 1;
+    for ((_, d), _) in &terms {
+        scale = (scale / gcd(scale, *d)).checked_mul(*d)?;
+    }
+    let (mut constant, mut divisor) = (0i128, 0i128);
+    for ((n, d), value) in &terms {
+        let c = n.checked_mul(scale / d)?;
+        match value {
+            Some((v, 1)) => constant = constant.checked_add(c.checked_mul(*v)?)?,
+            Some(_) => return None,
+            None => divisor = gcd(divisor, c),
+        }
+    }
+    Some(divisor != 0 && constant.rem_euclid(divisor) != 0)
+}
+
+/// [`gcd_test_small`] on big integers; `None` if a value is not integral.
+fn gcd_test_big(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<bool> {
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+    let terms: Vec<(Num, Option<Num>)> = terms.collect();
+    let scale = (terms.iter()).fold(BigInt::from(1), |m, (a, _)| m.lcm(&a.denominator()));
+    let (mut constant, mut divisor) = (BigInt::from(0), BigInt::from(0));
+    for (c, value) in &terms {
+        let c = c.scale(&scale).to_bigint()?;
+        match value {
+            Some(v) => constant += c * v.to_bigint()?,
+            None => divisor = divisor.gcd(&c),
+        }
+    }
+    let zero = BigInt::from(0);
+    Some(divisor != zero && constant.mod_floor(&divisor) != zero)
 }
 
 impl Theory for Arith {
@@ -419,6 +475,7 @@ impl Theory for Arith {
     }
 
     fn final_check(&mut self, out: &mut TheoryOut) {
+        self.stats.final_checks += 1;
         // A feasible relaxation: integer variables must have integral values.
         let fractional: Vec<SVar> = (0..self.simplex.num_vars() as SVar)
             .filter(|&v| {
@@ -526,5 +583,50 @@ impl Theory for Arith {
 
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 128-bit GCD test answers as the big-integer one, and a hand
+    /// example fails it: 2x + 4y = 3 has no integer solution.
+    #[test]
+    fn gcd_tests_agree() {
+        let terms = |t: &[(i128, i128, Option<i64>)]| -> Vec<(Num, Option<Num>)> {
+            t.iter()
+                .map(|&(n, d, v)| (Num::ratio(n, d), v.map(Num::int)))
+                .collect()
+        };
+        let hand = terms(&[(2, 1, None), (4, 1, None), (-3, 1, Some(1))]);
+        assert_eq!(gcd_test_small(hand.clone().into_iter()), Some(true));
+        assert_eq!(gcd_test_big(hand.into_iter()), Some(true));
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as i128
+        };
+        let mut failing = 0;
+        for _ in 0..2000 {
+            let len = 1 + next(5) as usize;
+            let t: Vec<(i128, i128, Option<i64>)> = (0..len)
+                .map(|_| {
+                    let value = (next(2) == 0).then(|| next(41) as i64 - 20);
+                    (next(25) - 12, 1 + next(6), value)
+                })
+                .filter(|(n, _, _)| *n != 0)
+                .collect();
+            let t = terms(&t);
+            let small = gcd_test_small(t.clone().into_iter());
+            assert_eq!(small, gcd_test_big(t.into_iter()));
+            failing += usize::from(small == Some(true));
+        }
+        assert!(
+            failing > 100,
+            "the random rows exercise failures: {failing}"
+        );
     }
 }

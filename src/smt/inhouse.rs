@@ -95,6 +95,7 @@ impl InvarSmt {
     pub fn new(budget: Budget) -> InvarSmt {
         let mut core = Core::new(budget.clone());
         core.set_theory(Box::new(Arith::default()));
+        core.decide_inputs_only(true);
         let tru = core.new_var();
         Solver::add_clause(&mut core, &[tru]);
         InvarSmt {
@@ -653,7 +654,23 @@ impl SmtSolver for InvarSmt {
 
     fn stats(&self) -> SolverStats {
         let mut s = self.stats.clone();
-        s.sat_calls = self.core.core_stats().sat.calls;
+        let core = self.core.core_stats();
+        s.sat_calls = core.sat.calls;
+        let arith = self.arith_ref();
+        let a = &arith.stats;
+        s.counters = vec![
+            ("sat conflicts", core.conflicts),
+            ("sat decisions", core.decisions),
+            ("sat propagations", core.propagations),
+            ("theory conflicts", a.conflicts),
+            ("theory propagations", a.propagations),
+            ("final checks", a.final_checks),
+            ("splits", a.splits),
+            ("cuts", a.cuts),
+            ("gcd conflicts", a.gcd_conflicts),
+            ("simplex checks", arith.simplex.checks),
+            ("pivots", arith.simplex.pivots),
+        ];
         s
     }
 

@@ -86,6 +86,9 @@ pub struct SolverStats {
     pub sat_calls: u64,
     /// Time in checks.
     pub time: Duration,
+    /// The backend's own counters by name (SAT conflicts, theory conflicts,
+    /// pivots...), for `-v`; empty for backends that report none.
+    pub counters: Vec<(&'static str, u64)>,
 }
 
 /// An incremental SMT solver over the terms of a [`Terms`] store (the

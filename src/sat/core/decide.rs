@@ -291,7 +291,8 @@ impl Core {
     /// the current query's domain excludes it.
     #[inline]
     pub(super) fn reinsert(&mut self, v: u32) {
-        let wanted = !self.domain.restricts() || self.domain.has(v);
+        let wanted = (!self.domain.restricts() || self.domain.has(v))
+            && !(self.inputs_only && self.domain.is_gate(v));
         match self.order {
             Order::Unfilled => {}
             Order::Buckets if wanted => self.buckets.push(v, &self.ranks),
@@ -333,7 +334,8 @@ impl Core {
             }
         } else {
             for v in 1..=self.num_vars {
-                if self.value(Lit::positive(v)) == Value::Unassigned {
+                let gate = self.inputs_only && self.domain.is_gate(v);
+                if !gate && self.value(Lit::positive(v)) == Value::Unassigned {
                     self.heap.push_unordered(v);
                 }
             }
@@ -359,6 +361,9 @@ impl Core {
                 _ => self.heap.pop(&self.activity),
             };
             let Some(v) = next else { break };
+            if self.inputs_only && self.domain.is_gate(v) {
+                continue;
+            }
             if self.value(Lit::positive(v)) == Value::Unassigned {
                 self.stats.decisions += 1;
                 let phase = (self.theory.as_ref())

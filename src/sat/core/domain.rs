@@ -215,6 +215,13 @@ impl Domain {
         self.active = false;
     }
 
+    /// Whether `v` is a gate: its value follows from its fanins' by
+    /// propagation through its definition.
+    #[inline]
+    pub fn is_gate(&self, v: u32) -> bool {
+        self.deps.get(v as usize).is_some_and(|(a, b)| a != b)
+    }
+
     /// Whether the current query is restricted.
     #[inline]
     pub fn restricts(&self) -> bool {

@@ -118,6 +118,9 @@ pub struct Core {
     order: Order,
     /// Restricted queries use the heap too (`INVAR_CORE_HEAP`).
     heap_only: bool,
+    /// Decisions only on variables that are not gates (see
+    /// [`Core::decide_inputs_only`]).
+    inputs_only: bool,
     phase: Vec<bool>,
     /// Analysis scratch.
     seen: Vec<u8>,
@@ -178,6 +181,7 @@ impl Core {
             ranks: Heap::default(),
             order: Order::Heap,
             heap_only: std::env::var_os("INVAR_CORE_HEAP").is_some(),
+            inputs_only: false,
             phase: vec![false],
             seen: vec![0],
             to_clear: Vec::new(),
@@ -368,6 +372,18 @@ impl Core {
                 self.attach(c);
             }
         }
+    }
+
+    /// Decide only variables that are not gates (no [`add_definition`]):
+    /// a gate's value follows from its fanins' by propagation, so once
+    /// every other variable is assigned, every gate is too. Only for
+    /// clients whose definitions are total (Tseitin encodings of AND
+    /// gates, as the SMT solver's bit-blasting makes: unit propagation fixes
+    /// such a gate once its fanins are fixed).
+    ///
+    /// [`add_definition`]: Core::add_definition
+    pub fn decide_inputs_only(&mut self, on: bool) {
+        self.inputs_only = on;
     }
 
     /// Adds a clause of the definition of gate `var`: the clause mentions
