@@ -435,6 +435,35 @@ fn deeply_nested_terms_give_a_located_error() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `invar smt -v`: the answers on stdout are those without `-v`, and the
+/// solver's counters go to stderr. By hand: x + y = 10 and x − y = 4 give
+/// x = 7, so x > 7 is unsat, a conflict of the simplex.
+#[test]
+fn smt_verbose_reports_counters_on_stderr() {
+    let dir = std::env::temp_dir().join(format!("invar-smt-v-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("lia.smt2");
+    std::fs::write(
+        &script,
+        "(declare-fun x () Int)\n(declare-fun y () Int)\n\
+         (assert (= (+ x y) 10))\n(assert (= (- x y) 4))\n(check-sat)\n\
+         (get-value (x))\n(assert (> x 7))\n(check-sat)\n",
+    )
+    .unwrap();
+    let plain = invar(&["smt", script.to_str().unwrap()]);
+    let verbose = invar(&["smt", "-v", script.to_str().unwrap()]);
+    assert_eq!(stdout(&plain), "sat\n((x 7))\nunsat\n", "{}", stderr(&plain));
+    assert_eq!(stdout(&verbose), stdout(&plain));
+    let err = stderr(&verbose);
+    assert_contains(&err, "invar: 2 checks");
+    let conflicts: u64 = (err.lines())
+        .find_map(|l| l.trim().strip_prefix("theory conflicts: "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no theory conflict count in {err}"));
+    assert!(conflicts >= 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Input-controlled depth on the bit level and in C: a 1,000,000-gate AND
 /// chain gets its verdict; a 100,000-deep C expression a located error
 /// (the stated bracket limit); 100,000 nested C blocks a verdict.
