@@ -452,7 +452,12 @@ fn smt_verbose_reports_counters_on_stderr() {
     .unwrap();
     let plain = invar(&["smt", script.to_str().unwrap()]);
     let verbose = invar(&["smt", "-v", script.to_str().unwrap()]);
-    assert_eq!(stdout(&plain), "sat\n((x 7))\nunsat\n", "{}", stderr(&plain));
+    assert_eq!(
+        stdout(&plain),
+        "sat\n((x 7))\nunsat\n",
+        "{}",
+        stderr(&plain)
+    );
     assert_eq!(stdout(&verbose), stdout(&plain));
     let err = stderr(&verbose);
     assert_contains(&err, "invar: 2 checks");
