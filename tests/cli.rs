@@ -440,9 +440,7 @@ fn deeply_nested_terms_give_a_located_error() {
 /// x = 7, so x > 7 is unsat, a conflict of the simplex.
 #[test]
 fn smt_verbose_reports_counters_on_stderr() {
-    let dir = std::env::temp_dir().join(format!("invar-smt-v-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("lia.smt2");
+    let script = tmp("smt-verbose.smt2");
     std::fs::write(
         &script,
         "(declare-fun x () Int)\n(declare-fun y () Int)\n\
@@ -466,7 +464,7 @@ fn smt_verbose_reports_counters_on_stderr() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no theory conflict count in {err}"));
     assert!(conflicts >= 1, "{err}");
-    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_file(&script).ok();
 }
 
 /// Input-controlled depth on the bit level and in C: a 1,000,000-gate AND

@@ -521,7 +521,7 @@ pub fn smt(
             stats.sat_calls,
             stats.time.as_secs_f64()
         );
-        for (name, n) in &stats.counters {
+        for (name, n) in solver.counters() {
             eprintln!("  {name}: {n}");
         }
     }

@@ -307,7 +307,7 @@ impl Arith {
         let fixed = |v: SVar| {
             let (l, u) = (self.simplex.lower(v)?, self.simplex.upper(v)?);
             let integral = l.value.delta.is_zero() && l.value.real.is_integer();
-            (integral && l.value == u.value).then(|| (l.value.real.clone(), l.reason, u.reason))
+            (integral && l.value == u.value).then_some((&l.value.real, l.reason, u.reason))
         };
         // The conflict of row b, if its variables are integers and it fails.
         let row_conflict = |b: SVar| -> Option<Explanation> {
@@ -317,25 +317,25 @@ impl Arith {
             }
             // b − Σ a·x = 0. With no fixed variable the constant is 0, which
             // every gcd divides: most rows end here, before any arithmetic.
-            let terms = || std::iter::once((b, Num::ONE)).chain(row.iter().map(|(x, a)| (*x, -a)));
-            let fixed_terms: Vec<_> = terms().filter_map(|(v, c)| Some((c, fixed(v)?))).collect();
-            if fixed_terms.is_empty() {
+            let vars = || std::iter::once(b).chain(row.iter().map(|(x, _)| *x));
+            if !vars().any(|v| fixed(v).is_some()) {
                 return None;
             }
-            let fails = match gcd_test_small(terms().map(|(v, c)| (c, fixed(v).map(|f| f.0)))) {
-                Some(fails) => fails,
-                None => gcd_test_big(terms().map(|(v, c)| (c, fixed(v).map(|f| f.0))))?,
-            };
-            fails.then(|| {
-                let mut parts = Vec::new();
-                for (_, (_, lower, upper)) in &fixed_terms {
-                    parts.push((*lower, Num::ZERO));
+            let coefficients = std::iter::once(Num::ONE).chain(row.iter().map(|(_, a)| -a));
+            let mut terms = Vec::with_capacity(row.len() + 1);
+            let mut parts = Vec::new();
+            for (v, c) in vars().zip(coefficients) {
+                let value = fixed(v).map(|(value, lower, upper)| {
+                    parts.push((lower, Num::ZERO));
                     if upper != lower {
-                        parts.push((*upper, Num::ZERO));
+                        parts.push((upper, Num::ZERO));
                     }
-                }
-                Explanation { parts }
-            })
+                    value.clone()
+                });
+                terms.push((c, value));
+            }
+            let fails = gcd_test_small(&terms).or_else(|| gcd_test_big(&terms))?;
+            fails.then_some(Explanation { parts })
         };
         (0..self.simplex.num_vars() as SVar).find_map(row_conflict)
     }
@@ -380,9 +380,10 @@ impl Arith {
 /// where the variable is fixed) in 128-bit arithmetic: whether it fails
 /// (the gcd of the free coefficients, scaled to integers, does not divide
 /// the fixed part); `None` if a number leaves 128 bits.
-fn gcd_test_small(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<bool> {
+fn gcd_test_small(terms: &[(Num, Option<Num>)]) -> Option<bool> {
+    use super::num::gcd128;
     type Parts = (i128, i128);
-    let terms: Vec<(Parts, Option<Parts>)> = terms
+    let terms: Vec<(Parts, Option<Parts>)> = (terms.iter())
         .map(|(c, v)| {
             let value = match v {
                 Some(v) => Some(v.to_i128_parts()?),
@@ -391,16 +392,9 @@ fn gcd_test_small(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<boo
             Some((c.to_i128_parts()?, value))
         })
         .collect::<Option<_>>()?;
-    let gcd = |mut a: i128, mut b: i128| {
-        (a, b) = (a.abs(), b.abs());
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
     let mut scale: i128 = 1;
     for ((_, d), _) in &terms {
-        scale = (scale / gcd(scale, *d)).checked_mul(*d)?;
+        scale = (scale / gcd128(scale, *d)).checked_mul(*d)?;
     }
     let (mut constant, mut divisor) = (0i128, 0i128);
     for ((n, d), value) in &terms {
@@ -408,20 +402,19 @@ fn gcd_test_small(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<boo
         match value {
             Some((v, 1)) => constant = constant.checked_add(c.checked_mul(*v)?)?,
             Some(_) => return None,
-            None => divisor = gcd(divisor, c),
+            None => divisor = gcd128(divisor, c),
         }
     }
     Some(divisor != 0 && constant.rem_euclid(divisor) != 0)
 }
 
 /// [`gcd_test_small`] on big integers; `None` if a value is not integral.
-fn gcd_test_big(terms: impl Iterator<Item = (Num, Option<Num>)>) -> Option<bool> {
+fn gcd_test_big(terms: &[(Num, Option<Num>)]) -> Option<bool> {
     use num_bigint::BigInt;
     use num_integer::Integer;
-    let terms: Vec<(Num, Option<Num>)> = terms.collect();
     let scale = (terms.iter()).fold(BigInt::from(1), |m, (a, _)| m.lcm(&a.denominator()));
     let (mut constant, mut divisor) = (BigInt::from(0), BigInt::from(0));
-    for (c, value) in &terms {
+    for (c, value) in terms {
         let c = c.scale(&scale).to_bigint()?;
         match value {
             Some(v) => constant += c * v.to_bigint()?,
@@ -600,8 +593,8 @@ mod tests {
                 .collect()
         };
         let hand = terms(&[(2, 1, None), (4, 1, None), (-3, 1, Some(1))]);
-        assert_eq!(gcd_test_small(hand.clone().into_iter()), Some(true));
-        assert_eq!(gcd_test_big(hand.into_iter()), Some(true));
+        assert_eq!(gcd_test_small(&hand), Some(true));
+        assert_eq!(gcd_test_big(&hand), Some(true));
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |m: u64| {
             seed ^= seed << 13;
@@ -620,8 +613,8 @@ mod tests {
                 .filter(|(n, _, _)| *n != 0)
                 .collect();
             let t = terms(&t);
-            let small = gcd_test_small(t.clone().into_iter());
-            assert_eq!(small, gcd_test_big(t.into_iter()));
+            let small = gcd_test_small(&t);
+            assert_eq!(small, gcd_test_big(&t));
             failing += usize::from(small == Some(true));
         }
         assert!(

@@ -138,6 +138,10 @@ impl SmtSolver for Dumping {
         self.inner.stats()
     }
 
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        self.inner.counters()
+    }
+
     fn keep_conflicts(&mut self) -> bool {
         self.inner.keep_conflicts()
     }

@@ -654,11 +654,15 @@ impl SmtSolver for InvarSmt {
 
     fn stats(&self) -> SolverStats {
         let mut s = self.stats.clone();
+        s.sat_calls = self.core.core_stats().sat.calls;
+        s
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
         let core = self.core.core_stats();
-        s.sat_calls = core.sat.calls;
         let arith = self.arith_ref();
         let a = &arith.stats;
-        s.counters = vec![
+        vec![
             ("sat conflicts", core.conflicts),
             ("sat decisions", core.decisions),
             ("sat propagations", core.propagations),
@@ -670,8 +674,7 @@ impl SmtSolver for InvarSmt {
             ("gcd conflicts", a.gcd_conflicts),
             ("simplex checks", arith.simplex.checks),
             ("pivots", arith.simplex.pivots),
-        ];
-        s
+        ]
     }
 
     fn keep_conflicts(&mut self) -> bool {

@@ -86,9 +86,6 @@ pub struct SolverStats {
     pub sat_calls: u64,
     /// Time in checks.
     pub time: Duration,
-    /// The backend's own counters by name (SAT conflicts, theory conflicts,
-    /// pivots...), for `-v`; empty for backends that report none.
-    pub counters: Vec<(&'static str, u64)>,
 }
 
 /// An incremental SMT solver over the terms of a [`Terms`] store (the
@@ -111,6 +108,11 @@ pub trait SmtSolver {
     fn unsat_core(&self) -> Vec<Term>;
     /// Counters so far.
     fn stats(&self) -> SolverStats;
+    /// The backend's own counters by name (SAT conflicts, theory conflicts,
+    /// pivots...), for `-v`; none by default.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
     /// Starts keeping the arithmetic conflicts of later checks with their
     /// Farkas multipliers (for interpolation); false if this solver cannot.
     fn keep_conflicts(&mut self) -> bool {

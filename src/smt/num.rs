@@ -25,7 +25,8 @@ pub enum Num {
     Big(BigRational),
 }
 
-fn gcd128(mut a: i128, mut b: i128) -> i128 {
+/// The greatest common divisor of `|a|` and `|b|`.
+pub(super) fn gcd128(mut a: i128, mut b: i128) -> i128 {
     a = a.abs();
     b = b.abs();
     while b != 0 {

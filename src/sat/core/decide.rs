@@ -287,12 +287,19 @@ impl Core {
         }
     }
 
+    /// Whether `v` may be decided: not a gate when decisions are on inputs
+    /// only ([`Core::decide_inputs_only`]). A gate made by `new_var` enters
+    /// the heap before its definition, so the pop checks too.
+    #[inline]
+    fn decidable(&self, v: u32) -> bool {
+        !(self.inputs_only && self.domain.is_gate(v))
+    }
+
     /// Puts `v` back in the decision order after it was unassigned, unless
     /// the current query's domain excludes it.
     #[inline]
     pub(super) fn reinsert(&mut self, v: u32) {
-        let wanted = (!self.domain.restricts() || self.domain.has(v))
-            && !(self.inputs_only && self.domain.is_gate(v));
+        let wanted = (!self.domain.restricts() || self.domain.has(v)) && self.decidable(v);
         match self.order {
             Order::Unfilled => {}
             Order::Buckets if wanted => self.buckets.push(v, &self.ranks),
@@ -334,8 +341,7 @@ impl Core {
             }
         } else {
             for v in 1..=self.num_vars {
-                let gate = self.inputs_only && self.domain.is_gate(v);
-                if !gate && self.value(Lit::positive(v)) == Value::Unassigned {
+                if self.decidable(v) && self.value(Lit::positive(v)) == Value::Unassigned {
                     self.heap.push_unordered(v);
                 }
             }
@@ -361,10 +367,7 @@ impl Core {
                 _ => self.heap.pop(&self.activity),
             };
             let Some(v) = next else { break };
-            if self.inputs_only && self.domain.is_gate(v) {
-                continue;
-            }
-            if self.value(Lit::positive(v)) == Value::Unassigned {
+            if self.decidable(v) && self.value(Lit::positive(v)) == Value::Unassigned {
                 self.stats.decisions += 1;
                 let phase = (self.theory.as_ref())
                     .and_then(|t| t.phase(v))
