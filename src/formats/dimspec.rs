@@ -33,7 +33,28 @@ pub fn read_str(file: &str, text: &str) -> Result<Ts, ParseError> {
     // Per section (i, u, g, t): the clauses.
     let mut sections: [Option<Vec<Vec<i64>>>; 4] = [None, None, None, None];
     let mut n: Option<u64> = None;
-    let mut current: Option<(usize, u64, usize)> = None; // (section, max var, header line)
+    // (section, max var, header line, declared clauses)
+    let mut current: Option<(usize, u64, usize, u64)> = None;
+    // A section must hold the clauses its header declares: a header that
+    // promises clauses which never come (fuzzing found `g cnf 635081 2`
+    // and nothing after it) is not a model invar understood.
+    let counted = |sections: &[Option<Vec<Vec<i64>>>; 4],
+                   current: Option<(usize, u64, usize, u64)>| {
+        let Some((pos, _, line, declared)) = current else {
+            return Ok(());
+        };
+        let found = sections[pos].as_ref().map_or(0, Vec::len) as u64;
+        if found == declared {
+            return Ok(());
+        }
+        Err(err(
+            line,
+            format!(
+                "the `{}` section declares {declared} clauses, found {found}",
+                ["i", "u", "g", "t"][pos]
+            ),
+        ))
+    };
     let mut clause: Vec<i64> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -55,7 +76,9 @@ pub fn read_str(file: &str, text: &str) -> Result<Ts, ParseError> {
                     format!("expected `{} cnf VARS CLAUSES`", words[0]),
                 ));
             }
-            let (Ok(vars), Ok(_)) = (words[2].parse::<u64>(), words[3].parse::<u64>()) else {
+            counted(&sections, current)?;
+            let (Ok(vars), Ok(declared)) = (words[2].parse::<u64>(), words[3].parse::<u64>())
+            else {
                 return Err(err(line_no, "expected two numbers after `cnf`".into()));
             };
             let state_vars = if pos == 3 {
@@ -92,10 +115,10 @@ pub fn read_str(file: &str, text: &str) -> Result<Ts, ParseError> {
                 return Err(err(line_no, format!("a second `{}` section", words[0])));
             }
             sections[pos] = Some(Vec::new());
-            current = Some((pos, vars, line_no));
+            current = Some((pos, vars, line_no, declared));
             continue;
         }
-        let Some((pos, max, _)) = current else {
+        let Some((pos, max, _, _)) = current else {
             return Err(err(
                 line_no,
                 format!("expected a section header (`i cnf N M`, …), found `{t}`"),
@@ -127,6 +150,7 @@ pub fn read_str(file: &str, text: &str) -> Result<Ts, ParseError> {
             "the last clause is not terminated by 0",
         ));
     }
+    counted(&sections, current)?;
     let Some(n) = n else {
         return Err(ParseError::new(
             file,
