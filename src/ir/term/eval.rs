@@ -188,6 +188,22 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// An evaluator that starts from `values` (indexed by term, as
+    /// [`Evaluator::into_values`] returns them; grown to the table's size):
+    /// a caller that evaluates many terms in one model keeps what earlier
+    /// calls computed instead of allocating a table-sized vector per call.
+    pub fn with_values(terms: &'a Terms, mut values: Vec<Option<Value>>) -> Evaluator<'a> {
+        if values.len() < terms.len() {
+            values.resize(terms.len(), None);
+        }
+        Evaluator { terms, values }
+    }
+
+    /// The values computed so far, indexed by term.
+    pub fn into_values(self) -> Vec<Option<Value>> {
+        self.values
+    }
+
     /// Forgets every value (variables included).
     pub fn clear(&mut self) {
         self.values.iter_mut().for_each(|v| *v = None);
