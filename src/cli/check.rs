@@ -142,12 +142,15 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     }
     if let Some(i) = &s.ic3 {
         eprintln!(
-            "invar: ic3: {} frames, {} obligations, {} lemmas ({} literals dropped, {} CTGs), \
+            "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs), \
              {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
              generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
             i.frames,
             i.obligations,
+            average(i.obligation_literals, i.obligations),
             i.lemmas,
+            average(i.core_literals, i.lemmas),
+            average(i.lemma_literals, i.lemmas),
             i.literals_dropped,
             i.ctgs,
             i.propagated,
@@ -168,6 +171,11 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
 /// property is checked on its own, in order, within the one time limit, and
 /// the answers follow one another as in HWMCC's multi-property results
 /// (with `--json`, one object whose `results` holds one object each).
+/// `total / count`, 0 for no count.
+fn average(total: u64, count: u64) -> f64 {
+    total as f64 / count.max(1) as f64
+}
+
 fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let unknown_text = Arc::new(Mutex::new(String::from("2\nb0\n.\n")));

@@ -824,6 +824,7 @@ impl Domain for Predicates {
         model: &Model,
         _target: Target,
         _activity: &[f64],
+        _thorough: bool,
     ) -> Result<Cube, Interrupted> {
         Ok(Cube::from_values(&model.state))
     }

@@ -824,6 +824,12 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     if let Some(n) = (std::env::var("INVAR_IC3_MIC_ATTEMPTS").ok()).and_then(|v| v.parse().ok()) {
         options.mic_attempts = n;
     }
+    if set("INVAR_IC3_NO_RELIFT") {
+        options.relift = false;
+    }
+    if set("INVAR_IC3_NO_KEEP_OBLIGATIONS") {
+        options.keep_obligations = false;
+    }
     if set("INVAR_IC3_NO_PARENT_LEMMA") {
         options.parent_lemma = false;
     }

@@ -210,6 +210,10 @@ pub struct BitLevel<'a> {
     budget: Budget,
     shared_solver: bool,
     lift_from_model: bool,
+    /// Lift obligations' predecessors under several orders (`relift`).
+    relift: bool,
+    /// State of the shuffles of `relift`.
+    rng: u64,
     init: Vec<Option<bool>>,
     lits: TsLits,
     solvers: FrameSolvers,
@@ -239,6 +243,8 @@ impl<'a> BitLevel<'a> {
             budget: limits.budget.clone(),
             shared_solver: options.shared_solver,
             lift_from_model: options.lift_from_model,
+            relift: options.relift,
+            rng: 0x9e37_79b9_7f4a_7c15,
             init: aig.latches.iter().map(|l| l.init).collect(),
             lits,
             solvers: FrameSolvers::PerFrame(Vec::new()),
@@ -302,24 +308,19 @@ impl<'a> BitLevel<'a> {
         model
     }
 
-    /// One lifting query: the cube of the failed latch assumptions, or
+    /// One lifting query with `latches` assumed in that order (the core
+    /// prefers earlier ones): the cube of the failed latch assumptions, or
     /// `None` if the assumed latches do not force the target.
     fn lift_with(
         &mut self,
         model: &Model,
         clause: &[Lit],
-        only_needed: bool,
-        activity: &[f64],
+        latches: &[usize],
     ) -> Result<Option<Cube>, Interrupted> {
         let mut assumptions: Vec<Lit> = (self.lits.inputs.iter().zip(&model.inputs))
             .map(|(&l, &v)| l.xor(!v))
             .collect();
         let first_state = assumptions.len();
-        // Most active latches first, so that the core prefers them.
-        let mut latches: Vec<usize> = (0..model.state.len())
-            .filter(|&i| !only_needed || model.needed[i])
-            .collect();
-        latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
         assumptions.extend(
             latches
                 .iter()
@@ -352,6 +353,47 @@ impl<'a> BitLevel<'a> {
             self.lift_solver = QuerySolver::new(self.aig, self.backend, &self.budget, false).0;
         }
         Ok(cube)
+    }
+
+    /// Lifts again a cube that a first query already lifted, under other
+    /// orders of its latches, while that keeps shrinking it (as rIC3 does:
+    /// the reverse order, then shuffles): a failed-assumption core is
+    /// minimal for no order in particular, and each round can only drop
+    /// latches.
+    fn relift(
+        &mut self,
+        model: &Model,
+        clause: &[Lit],
+        mut cube: Cube,
+    ) -> Result<Cube, Interrupted> {
+        const ROUNDS: usize = 4;
+        let mut order: Vec<usize> = cube.lits().iter().map(|l| l.latch()).collect();
+        for round in 0..ROUNDS {
+            if order.len() <= 1 {
+                break;
+            }
+            if round == 0 {
+                order.reverse();
+            } else {
+                self.shuffle(&mut order);
+            }
+            match self.lift_with(model, clause, &order)? {
+                Some(smaller) if smaller.len() < cube.len() => cube = smaller,
+                _ => break,
+            }
+            order = cube.lits().iter().map(|l| l.latch()).collect();
+        }
+        Ok(cube)
+    }
+
+    /// A deterministic shuffle (xorshift), so runs repeat.
+    fn shuffle(&mut self, items: &mut [usize]) {
+        for i in (1..items.len()).rev() {
+            self.rng ^= self.rng << 13;
+            self.rng ^= self.rng >> 7;
+            self.rng ^= self.rng << 17;
+            items.swap(i, (self.rng % (i as u64 + 1)) as usize);
+        }
     }
 
     /// The shared solver with Init, every level's lemmas and the infinite
@@ -448,7 +490,7 @@ impl Domain for BitLevel<'_> {
         let lift = self.lift_from_model;
         let solver = self.solvers.frame(level).0.solver.as_mut();
         let model = Self::read_model(&self.lits, solver, Want::LIFTABLE, lift);
-        let cube = self.lift(&model, Target::Bad, activity)?;
+        let cube = self.lift(&model, Target::Bad, activity, true)?;
         Ok(Some((cube, model.inputs)))
     }
 
@@ -516,6 +558,7 @@ impl Domain for BitLevel<'_> {
         model: &Model,
         target: Target,
         activity: &[f64],
+        thorough: bool,
     ) -> Result<Cube, Interrupted> {
         // Target fails or some constraint fails: unsatisfiable under the assumptions.
         let mut clause: Vec<Lit> = self.lits.constraints.iter().map(|&c| !c).collect();
@@ -523,14 +566,27 @@ impl Domain for BitLevel<'_> {
             Target::Bad => clause.push(!self.lits.bad),
             Target::Cube(c) => clause.extend(c.lits().iter().map(|&l| !self.primed_lit(l))),
         }
-        let mut cube = self.lift_with(model, &clause, true, activity)?;
+        // Most active latches first, so that the core prefers them.
+        let mut latches: Vec<usize> = (0..model.state.len())
+            .filter(|&i| model.needed[i])
+            .collect();
+        latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
+        let mut cube = self.lift_with(model, &clause, &latches)?;
         if cube.is_none() && model.needed.iter().any(|&n| !n) {
             self.lift_fallbacks += 1;
-            cube = self.lift_with(model, &clause, false, activity)?;
+            latches = (0..model.state.len()).collect();
+            latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
+            cube = self.lift_with(model, &clause, &latches)?;
         }
         // No lifting at all cannot fail for a model of the query that
         // produced the state; the full state is a correct, if large, answer.
-        Ok(cube.unwrap_or_else(|| Cube::from_values(&model.state)))
+        let Some(cube) = cube else {
+            return Ok(Cube::from_values(&model.state));
+        };
+        if thorough && self.relift {
+            return self.relift(model, &clause, cube);
+        }
+        Ok(cube)
     }
 
     fn add_lemma(&mut self, cube: &Cube, level: usize) {

@@ -127,12 +127,15 @@ pub trait Domain {
     ) -> Result<Consecution, Interrupted>;
 
     /// Shrinks a predecessor's state to a cube of states that, under its
-    /// inputs, all satisfy the constraints and reach `target`.
+    /// inputs, all satisfy the constraints and reach `target`; `thorough`
+    /// when the cube becomes an obligation (worth more effort than a
+    /// counterexample to generalization).
     fn lift(
         &mut self,
         model: &Model,
         target: Target,
         activity: &[f64],
+        thorough: bool,
     ) -> Result<Cube, Interrupted>;
 
     /// Lemma `¬cube` now holds in frames 1..=`level`.

@@ -200,7 +200,7 @@ impl<D: Domain> Ic3<D> {
                 Consecution::Predecessor(model) => model,
             };
             if depth < mic.max_depth && ctgs < mic.max_ctgs && level >= 2 {
-                let ctg = self.lift(&model, Target::Cube(&cube))?;
+                let ctg = self.lift(&model, Target::Cube(&cube), false)?;
                 if !self.domain.intersects_init(&ctg)? {
                     let blocked = self.relative_induction(&ctg, level - 1, Want::NOTHING)?;
                     if let Consecution::Inductive(core) = blocked {

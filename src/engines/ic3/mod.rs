@@ -82,12 +82,18 @@ pub struct Ic3Options {
     /// literal, instead of one solver per frame (measured: see
     /// docs/ARCHITECTURE.md).
     pub shared_solver: bool,
+    /// Keep obligations blocked at the top level for the next frame
+    /// (`strengthen`).
+    pub keep_obligations: bool,
     /// Keep one solver domain (the cube's cone) for all the queries of one
     /// generalization (GipSAT); only backends with domains use it.
     pub pin_domain: bool,
     /// Drop the latches a predecessor's model does not need before lifting
     /// it by SAT (lifting from the trail; backends that support it).
     pub lift_from_model: bool,
+    /// Lift obligations' predecessors again under other orders while that
+    /// shrinks them.
+    pub relift: bool,
     /// Try to drop the literals of the parent lemma (a lemma one level
     /// down that excludes the cube) last, so the new lemma tends to extend
     /// a lemma that held one level below.
@@ -106,8 +112,10 @@ impl Default for Ic3Options {
             infinite_frame: true,
             skip_unchanged_levels: true,
             shared_solver: false,
+            keep_obligations: true,
             pin_domain: true,
             lift_from_model: true,
+            relift: true,
             parent_lemma: true,
         }
     }
@@ -130,6 +138,14 @@ pub struct Ic3Stats {
     pub lemmas: u64,
     /// Literals removed by generalization.
     pub literals_dropped: u64,
+    /// Literals of the obligations' cubes, summed (with `obligations`: their
+    /// average size after lifting).
+    pub obligation_literals: u64,
+    /// Literals of the cores generalization starts from, summed (one per
+    /// blocked obligation, `lemmas` of them).
+    pub core_literals: u64,
+    /// Literals of the lemmas added by blocking, summed.
+    pub lemma_literals: u64,
     /// Counterexamples to generalization blocked.
     pub ctgs: u64,
     /// Candidates refuted by a recorded predecessor, without a SAT call.
@@ -289,9 +305,29 @@ impl<D: Domain> Ic3<D> {
     }
 
     /// Blocks every bad state of F_k; returns a trace if one cannot be blocked.
+    ///
+    /// With `keep_obligations`, obligations blocked at the top level wait
+    /// one level up for the next frame instead of being dropped, and are
+    /// handled there before new bad states are asked for (as rIC3 does):
+    /// a chain that could not reach Init within k steps is extended from
+    /// where it stood rather than found again from the bad states.
     fn strengthen(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
-        while let Some((cube, inputs)) = self.bad_state(k)? {
-            self.queue.clear();
+        let keep = self.options.keep_obligations;
+        self.queue.compact();
+        loop {
+            if keep {
+                if let Some(trace) = self.handle_obligations(k)? {
+                    return Ok(Some(trace));
+                }
+            }
+            let Some((cube, inputs)) = self.bad_state(k)? else {
+                return Ok(None);
+            };
+            if !keep {
+                self.queue.clear();
+            }
+            self.stats.obligations += 1;
+            self.stats.obligation_literals += cube.len() as u64;
             self.queue.push(Obligation {
                 cube,
                 level: k,
@@ -300,17 +336,25 @@ impl<D: Domain> Ic3<D> {
                 inputs,
                 activity: 0.0,
             });
-            let result = self.handle_obligations(k);
-            self.stats.obligations += self.queue.created() as u64;
-            if let Some(trace) = result? {
-                return Ok(Some(trace));
+            if !keep {
+                if let Some(trace) = self.handle_obligations(k)? {
+                    return Ok(Some(trace));
+                }
             }
         }
-        Ok(None)
+    }
+
+    /// Re-opens obligation `id` at `level`, or drops it: above the top
+    /// level k unless obligations are kept, and when the infinite frame
+    /// excludes it (`level` is then `usize::MAX`).
+    fn reopen(&mut self, id: usize, level: usize, k: usize) {
+        if level <= k || (self.options.keep_obligations && level != usize::MAX) {
+            self.queue.reopen(id, level);
+        }
     }
 
     fn handle_obligations(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
-        while let Some(id) = self.queue.pop() {
+        while let Some(id) = self.queue.pop_upto(k) {
             let (level, cube) = {
                 let ob = self.queue.get(id);
                 (ob.level, ob.cube.clone())
@@ -323,32 +367,34 @@ impl<D: Domain> Ic3<D> {
                     Counterexample::Real(t) => return Ok(Some(t)),
                     // The domain refined itself: the obligations may no
                     // longer exist; `strengthen` asks for bad states anew.
-                    Counterexample::Spurious => return Ok(None),
+                    Counterexample::Spurious => {
+                        self.queue.clear();
+                        return Ok(None);
+                    }
                 }
             }
             // Already excluded: it moves up past the lemma that excludes it
             // (one scan instead of one per level).
             if let Some(upto) = self.frames.blocked_up_to(&cube, level) {
-                if upto < k {
-                    self.queue.reopen(id, upto + 1);
-                }
+                self.reopen(id, upto.saturating_add(1), k);
                 continue;
             }
             self.queue.bump(id);
             match self.relative_induction(&cube, level, Want::LIFTABLE)? {
                 Consecution::Inductive(core) => {
                     let activity = self.queue.successor_activity(id);
+                    self.stats.core_literals += core.len() as u64;
                     let lemma = self.generalize(core, level, activity)?;
                     let at = self.push_forward(lemma, level)?;
-                    if at < k {
-                        self.queue.reopen(id, at + 1);
-                    }
+                    self.reopen(id, at + 1, k);
                 }
                 Consecution::Predecessor(model) => {
-                    let pred = self.lift(&model, Target::Cube(&cube))?;
+                    let pred = self.lift(&model, Target::Cube(&cube), true)?;
+                    self.stats.obligation_literals += pred.len() as u64;
                     let inputs = model.inputs;
                     let depth = self.queue.get(id).depth + 1;
                     self.queue.reopen(id, level);
+                    self.stats.obligations += 1;
                     self.queue.push(Obligation {
                         cube: pred,
                         level: level - 1,
@@ -379,10 +425,10 @@ impl<D: Domain> Ic3<D> {
     }
 
     /// Lifts a predecessor to a cube that reaches `target`.
-    fn lift(&mut self, model: &Model, target: Target) -> Result<Cube, Interrupted> {
+    fn lift(&mut self, model: &Model, target: Target, thorough: bool) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         self.stats.lifts += 1;
-        let cube = self.domain.lift(model, target, &self.activity);
+        let cube = self.domain.lift(model, target, &self.activity, thorough);
         self.stats.time_lift += start.elapsed();
         cube
     }
@@ -411,6 +457,7 @@ impl<D: Domain> Ic3<D> {
     fn push_forward(&mut self, lemma: Cube, level: usize) -> Result<usize, Interrupted> {
         let (lemma, level) = self.highest_inductive_level(lemma, level)?;
         self.stats.lemmas += 1;
+        self.stats.lemma_literals += lemma.len() as u64;
         for l in lemma.lits() {
             self.activity[l.latch()] += 1.0;
         }

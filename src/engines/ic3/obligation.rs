@@ -75,9 +75,14 @@ impl ObligationQueue {
         activity
     }
 
-    /// Takes the next open obligation's id.
-    pub fn pop(&mut self) -> Option<usize> {
-        self.open.pop().map(|Reverse((_, _, id))| id)
+    /// Takes the next open obligation's id, if its level is at most `k`.
+    pub fn pop_upto(&mut self, k: usize) -> Option<usize> {
+        match self.open.peek() {
+            Some(Reverse((level, _, _))) if *level <= k => {
+                self.open.pop().map(|Reverse((_, _, id))| id)
+            }
+            _ => None,
+        }
     }
 
     /// The obligation `id`.
@@ -91,8 +96,89 @@ impl ObligationQueue {
         self.open.clear();
     }
 
-    /// Number of obligations created since the last clear.
-    pub fn created(&self) -> usize {
-        self.arena.len()
+    /// Drops the obligations that are neither open nor on the way from an
+    /// open one to the bad state, once they outnumber the live ones (kept
+    /// obligations would otherwise accumulate for the whole run).
+    pub fn compact(&mut self) {
+        if self.arena.len() < 4096 || self.arena.len() < 4 * self.open.len() {
+            return;
+        }
+        const DEAD: usize = usize::MAX;
+        let mut map = vec![DEAD; self.arena.len()];
+        let mut order = Vec::new();
+        for Reverse((_, _, id)) in self.open.iter() {
+            let mut next = Some(*id);
+            while let Some(i) = next {
+                if map[i] != DEAD {
+                    break;
+                }
+                map[i] = 0;
+                order.push(i);
+                next = self.arena[i].successor;
+            }
+        }
+        if order.len() * 2 > self.arena.len() {
+            return;
+        }
+        order.sort_unstable();
+        for (new, &old) in order.iter().enumerate() {
+            map[old] = new;
+        }
+        let mut arena: Vec<Option<Obligation>> = std::mem::take(&mut self.arena)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.arena = (order.iter())
+            .map(|&old| {
+                let mut ob = arena[old].take().expect("each kept once");
+                ob.successor = ob.successor.map(|s| map[s]);
+                ob
+            })
+            .collect();
+        self.open = (self.open.drain())
+            .map(|Reverse((level, depth, id))| Reverse((level, depth, map[id])))
+            .collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::ic3::cube::StateLit;
+
+    fn obligation(latch: usize, level: usize, successor: Option<usize>) -> Obligation {
+        Obligation {
+            cube: Cube::new(vec![StateLit::new(latch, true)]),
+            level,
+            depth: 0,
+            successor,
+            inputs: vec![],
+            activity: 0.0,
+        }
+    }
+
+    /// After compaction the open obligations and their chains to the bad
+    /// state are the same cubes, linked the same way, under new ids.
+    #[test]
+    fn compact_keeps_open_chains() {
+        let mut queue = ObligationQueue::default();
+        let bad = queue.push(obligation(7, 3, None));
+        assert_eq!(queue.pop_upto(3), Some(bad));
+        for i in 0..5000 {
+            let id = queue.push(obligation(100 + i, 1, Some(bad)));
+            assert_eq!(queue.pop_upto(1), Some(id));
+        }
+        let middle = queue.push(obligation(8, 2, Some(bad)));
+        assert_eq!(queue.pop_upto(2), Some(middle));
+        queue.push(obligation(9, 4, Some(middle)));
+        queue.compact();
+        assert_eq!(queue.arena.len(), 3, "only the open chain is kept");
+        assert_eq!(queue.pop_upto(3), None, "the open one waits above level 3");
+        let open = queue.pop_upto(4).expect("one open obligation");
+        let chain: Vec<usize> = std::iter::successors(Some(open), |&i| queue.get(i).successor)
+            .map(|i| queue.get(i).cube.lits()[0].latch())
+            .collect();
+        assert_eq!(chain, vec![9, 8, 7]);
+        assert_eq!(queue.pop_upto(usize::MAX), None);
     }
 }
