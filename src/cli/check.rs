@@ -144,7 +144,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
         eprintln!(
             "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs), \
              {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
-             generalization {:.3}s, propagation {:.3}s, {} solver rebuilds",
+             generalization {:.3}s, propagation {:.3}s (infinite frame {:.3}s), {} solver rebuilds",
             i.frames,
             i.obligations,
             average(i.obligation_literals, i.obligations),
@@ -162,6 +162,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
             i.time_lift.as_secs_f64(),
             i.time_generalize.as_secs_f64(),
             i.time_propagate.as_secs_f64(),
+            i.time_infinite.as_secs_f64(),
             i.rebuilds
         );
     }
@@ -547,6 +548,10 @@ pub(super) fn summary(
             .number(
                 "ic3_time_propagate",
                 format!("{:.3}", i.time_propagate.as_secs_f64()),
+            )
+            .number(
+                "ic3_time_infinite",
+                format!("{:.3}", i.time_infinite.as_secs_f64()),
             );
     }
     if let Some(a) = &run.stats.abstraction {

@@ -166,8 +166,10 @@ pub struct Ic3Stats {
     pub time_lift: Duration,
     /// Time in generalization (includes its queries).
     pub time_generalize: Duration,
-    /// Time in propagation (includes its queries).
+    /// Time in propagation (includes its queries and `time_infinite`).
     pub time_propagate: Duration,
+    /// Time in finding the top level's lemmas that join the infinite frame.
+    pub time_infinite: Duration,
 }
 
 /// The budget ran out in a query.

@@ -56,7 +56,10 @@ impl<D: Domain> Ic3<D> {
             }
         }
         if result.is_none() && self.options.infinite_frame {
-            self.push_to_infinite()?;
+            let start = Instant::now();
+            let pushed = self.push_to_infinite();
+            self.stats.time_infinite += start.elapsed();
+            pushed?;
         }
         self.stats.time_propagate += start.elapsed();
         Ok(result)
