@@ -168,15 +168,15 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     }
 }
 
-/// `check` on an AIGER file: HWMCC output. With `--property all`, each bad
-/// property is checked on its own, in order, within the one time limit, and
-/// the answers follow one another as in HWMCC's multi-property results
-/// (with `--json`, one object whose `results` holds one object each).
 /// `total / count`, 0 for no count.
 fn average(total: u64, count: u64) -> f64 {
     total as f64 / count.max(1) as f64
 }
 
+/// `check` on an AIGER file: HWMCC output. With `--property all`, each bad
+/// property is checked on its own, in order, within the one time limit, and
+/// the answers follow one another as in HWMCC's multi-property results
+/// (with `--json`, one object whose `results` holds one object each).
 fn run_aiger(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let unknown_text = Arc::new(Mutex::new(String::from("2\nb0\n.\n")));

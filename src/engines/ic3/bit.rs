@@ -567,16 +567,17 @@ impl Domain for BitLevel<'_> {
             Target::Cube(c) => clause.extend(c.lits().iter().map(|&l| !self.primed_lit(l))),
         }
         // Most active latches first, so that the core prefers them.
-        let mut latches: Vec<usize> = (0..model.state.len())
-            .filter(|&i| model.needed[i])
-            .collect();
-        latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
-        let mut cube = self.lift_with(model, &clause, &latches)?;
+        let by_activity = |only_needed: bool| {
+            let mut latches: Vec<usize> = (0..model.state.len())
+                .filter(|&i| !only_needed || model.needed[i])
+                .collect();
+            latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
+            latches
+        };
+        let mut cube = self.lift_with(model, &clause, &by_activity(true))?;
         if cube.is_none() && model.needed.iter().any(|&n| !n) {
             self.lift_fallbacks += 1;
-            latches = (0..model.state.len()).collect();
-            latches.sort_by(|&a, &b| activity[b].total_cmp(&activity[a]));
-            cube = self.lift_with(model, &clause, &latches)?;
+            cube = self.lift_with(model, &clause, &by_activity(false))?;
         }
         // No lifting at all cannot fail for a model of the query that
         // produced the state; the full state is a correct, if large, answer.

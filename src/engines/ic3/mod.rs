@@ -314,23 +314,19 @@ impl<D: Domain> Ic3<D> {
     /// a chain that could not reach Init within k steps is extended from
     /// where it stood rather than found again from the bad states.
     fn strengthen(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
-        let keep = self.options.keep_obligations;
         self.queue.compact();
         loop {
-            if keep {
-                if let Some(trace) = self.handle_obligations(k)? {
-                    return Ok(Some(trace));
-                }
+            if let Some(trace) = self.handle_obligations(k)? {
+                return Ok(Some(trace));
             }
             let Some((cube, inputs)) = self.bad_state(k)? else {
                 return Ok(None);
             };
-            if !keep {
+            if !self.options.keep_obligations {
+                // Nothing is open: drop the settled chains.
                 self.queue.clear();
             }
-            self.stats.obligations += 1;
-            self.stats.obligation_literals += cube.len() as u64;
-            self.queue.push(Obligation {
+            self.open_obligation(Obligation {
                 cube,
                 level: k,
                 depth: 0,
@@ -338,12 +334,14 @@ impl<D: Domain> Ic3<D> {
                 inputs,
                 activity: 0.0,
             });
-            if !keep {
-                if let Some(trace) = self.handle_obligations(k)? {
-                    return Ok(Some(trace));
-                }
-            }
         }
+    }
+
+    /// Queues a new obligation, counting it.
+    fn open_obligation(&mut self, obligation: Obligation) {
+        self.stats.obligations += 1;
+        self.stats.obligation_literals += obligation.cube.len() as u64;
+        self.queue.push(obligation);
     }
 
     /// Re-opens obligation `id` at `level`, or drops it: above the top
@@ -392,12 +390,10 @@ impl<D: Domain> Ic3<D> {
                 }
                 Consecution::Predecessor(model) => {
                     let pred = self.lift(&model, Target::Cube(&cube), true)?;
-                    self.stats.obligation_literals += pred.len() as u64;
                     let inputs = model.inputs;
                     let depth = self.queue.get(id).depth + 1;
                     self.queue.reopen(id, level);
-                    self.stats.obligations += 1;
-                    self.queue.push(Obligation {
+                    self.open_obligation(Obligation {
                         cube: pred,
                         level: level - 1,
                         depth,

@@ -70,35 +70,26 @@ impl<D: Domain> Ic3<D> {
     fn push_to_infinite(&mut self) -> Result<(), Interrupted> {
         const ROUNDS: usize = 7;
         let top = self.frames.top();
-        let candidates: Vec<Cube> = self.frames.at(top).to_vec();
-        if candidates.is_empty() {
-            return Ok(());
-        }
-        // The first round asks the top frame's own solver: F_top holds the
-        // infinite frame and exactly these candidates (and lemmas they
-        // imply), so the question is the one of propagating each candidate
-        // one level up, and no solver has to be built. Only when some fail
-        // do the later rounds need a solver without them.
-        let mut kept = Vec::with_capacity(candidates.len());
-        for cube in &candidates {
-            if let Consecution::Inductive(_) =
-                self.relative_induction(cube, top + 1, Want::NOTHING)?
-            {
-                kept.push(cube.clone());
-            }
-        }
-        if kept.len() == candidates.len() {
-            self.stats.to_infinite += kept.len() as u64;
-            self.domain.add_infinite(&kept);
-            self.frames.move_to_infinite(kept);
-            return Ok(());
-        }
-        let mut candidates = kept;
-        for _ in 1..ROUNDS {
+        let mut candidates: Vec<Cube> = self.frames.at(top).to_vec();
+        for round in 0..ROUNDS {
             if candidates.is_empty() {
                 return Ok(());
             }
-            let closed = (self.domain).closed_under_step(self.frames.infinite(), &candidates)?;
+            // The first round asks the top frame's own solver: F_top holds
+            // the infinite frame and exactly these candidates (and lemmas
+            // they imply), so the question is the one of propagating each
+            // candidate one level up, and no solver has to be built. Only
+            // when some fail do the later rounds need a solver without them.
+            let closed = if round == 0 {
+                let mut closed = Vec::with_capacity(candidates.len());
+                for cube in &candidates {
+                    let answer = self.relative_induction(cube, top + 1, Want::NOTHING)?;
+                    closed.push(matches!(answer, Consecution::Inductive(_)));
+                }
+                closed
+            } else {
+                (self.domain).closed_under_step(self.frames.infinite(), &candidates)?
+            };
             let kept: Vec<Cube> = (candidates.iter().zip(&closed))
                 .filter(|&(_, &c)| c)
                 .map(|(cube, _)| cube.clone())
