@@ -19,6 +19,9 @@ pub struct Program {
     pub cfa: Cfa,
     /// The C type of each program variable.
     pub types: HashMap<Term, CType>,
+    /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
+    /// variable set by an assignment outside the assigned variable's range.
+    pub overflow: Option<Term>,
 }
 
 type Result<T> = std::result::Result<T, FrontError>;
@@ -39,6 +42,8 @@ struct Lowerer<'a> {
     cur: Loc,
     sink: Loc,
     fresh: usize,
+    /// See [`Program::overflow`].
+    overflow: Option<Term>,
     /// Global typedefs: the scalar type named, or why it is refused when used.
     typedefs: HashMap<String, Result<Option<CType>>>,
     /// Extern globals of unsupported types (from headers): refused when used.
@@ -109,6 +114,11 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     let sink = cfa.add_location("end");
     cfa.init = init;
     cfa.error = error;
+    let overflow = (options.int && options.overflow_flag).then(|| {
+        let flag = cfa.terms.var("int-overflow", Sort::Bool);
+        cfa.vars.push(flag);
+        flag
+    });
     let mut l = Lowerer {
         lines: LineMap::new(source),
         options: *options,
@@ -123,6 +133,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         cur: init,
         sink,
         fresh: 0,
+        overflow,
         typedefs: HashMap::new(),
         refused: HashMap::new(),
     };
@@ -149,6 +160,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     Ok(Program {
         cfa: l.cfa,
         types: l.types,
+        overflow: l.overflow,
     })
 }
 
@@ -176,9 +188,35 @@ impl<'a> Lowerer<'a> {
 
     /// Emits `command` from the current location to a new one.
     fn emit(&mut self, command: Command, span: Span) {
+        let command = self.flag_overflow(command);
         let next = self.new_loc(span);
         self.cfa.add_edge(self.cur, command, next);
         self.cur = next;
+    }
+
+    /// An assignment that also sets the overflow flag (if there is one) when
+    /// the value is outside the variable's range; on the same edge, so that
+    /// the automaton keeps the locations of the bit-precise one.
+    fn flag_overflow(&mut self, command: Command) -> Command {
+        let (Some(flag), Command::Assign(var, value)) = (self.overflow, &command) else {
+            return command;
+        };
+        let Some(&ty) = self.types.get(var) else {
+            return command;
+        };
+        if *self.cfa.terms.sort(*var) != Sort::Int {
+            return command;
+        }
+        let (lo, hi) = ty.range();
+        let terms = &mut self.cfa.terms;
+        let lo = self.num.constant(terms, lo, ty);
+        let hi = self.num.constant(terms, hi, ty);
+        let above = terms.mk(Op::Le, &[lo, *value]);
+        let below = terms.mk(Op::Le, &[*value, hi]);
+        let inside = terms.mk(Op::And, &[above, below]);
+        let outside = terms.not(inside);
+        let raised = terms.mk(Op::Or, &[flag, outside]);
+        Command::Assign(flag, raised).then(command)
     }
 
     /// A loop body from the current location: `break` leaves to `exit`,
@@ -1186,22 +1224,30 @@ impl<'a> Lowerer<'a> {
                 other => return Err(self.unsupported(span, format!("__VERIFIER_nondet_{other}"))),
             };
             let v = self.new_var(&format!("nondet_{kind}"), ty);
-            self.emit(Command::Havoc(v), span);
-            if self.num.int {
+            // The value's range is assumed on the same edge as the havoc, so
+            // that both representations lower a program into automata with
+            // the same locations (the integer relaxation's invariants are
+            // carried to the machine integers location by location).
+            let range = if self.num.int {
                 // A mathematical integer keeps the range of the type it came from.
                 let (lo, hi) = ty.range();
                 let lo = self.num.constant(&mut self.cfa.terms, lo, ty);
                 let hi = self.num.constant(&mut self.cfa.terms, hi, ty);
                 let above = self.cfa.terms.mk(Op::Le, &[lo, v]);
                 let below = self.cfa.terms.mk(Op::Le, &[v, hi]);
-                let ok = self.cfa.terms.mk(Op::And, &[above, below]);
-                self.emit(Command::Assume(ok), span);
+                Some(self.cfa.terms.mk(Op::And, &[above, below]))
             } else if ty.boolean {
                 // A _Bool holds 0 or 1.
                 let one = self.num.constant(&mut self.cfa.terms, 1, ty);
-                let ok = self.cfa.terms.mk(Op::BvUle, &[v, one]);
-                self.emit(Command::Assume(ok), span);
-            }
+                Some(self.cfa.terms.mk(Op::BvUle, &[v, one]))
+            } else {
+                None
+            };
+            let command = match range {
+                Some(ok) => Command::Havoc(v).then(Command::Assume(ok)),
+                None => Command::Havoc(v),
+            };
+            self.emit(command, span);
             return Ok((v, ty));
         }
         let user = self.functions.get(name).copied();

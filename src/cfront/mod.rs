@@ -7,6 +7,7 @@
 
 pub mod lines;
 mod lower;
+pub mod relax;
 pub mod types;
 
 pub use lower::Program;
@@ -29,6 +30,11 @@ pub struct Options {
     /// Mathematical integers instead of machine integers (unsound for
     /// wrap-around and casts; bit operations are refused).
     pub int: bool,
+    /// With `int`: a Bool state `int-overflow` ([`Program::overflow`]) is
+    /// set when a variable is assigned a value outside its C type's range
+    /// (the relaxation's invariants then rule out such assignments, see
+    /// [`relax`]).
+    pub overflow_flag: bool,
     /// When the preprocessor is killed and reading gives up.
     pub deadline: Option<Instant>,
 }
@@ -217,13 +223,17 @@ fn check_limits(text: &str, lines: &LineMap) -> Result<(), FrontError> {
 
 /// Reads, preprocesses (unless the file ends in `.i`), parses and lowers a C file.
 pub fn lower_file(path: &Path, options: &Options) -> Result<Program, FrontError> {
-    let text = if path.extension().is_some_and(|e| e == "i") {
-        std::fs::read_to_string(path)
-            .map_err(|e| FrontError::Syntax(format!("cannot read: {e}")))?
+    lower_preprocessed(source(path, options.deadline)?, options)
+}
+
+/// The preprocessed text of `path`: a `.i` file as it is, anything else
+/// through `gcc -E` (killed at `deadline`).
+pub fn source(path: &Path, deadline: Option<Instant>) -> Result<String, FrontError> {
+    if path.extension().is_some_and(|e| e == "i") {
+        std::fs::read_to_string(path).map_err(|e| FrontError::Syntax(format!("cannot read: {e}")))
     } else {
-        preprocess(path, options.deadline)?
-    };
-    lower_preprocessed(text, options)
+        preprocess(path, deadline)
+    }
 }
 
 /// Parses and lowers preprocessed C text (with or without line markers).

@@ -509,7 +509,7 @@ pub(super) fn summary(
 ) -> JsonObject {
     let mut o = JsonObject::default();
     let calls = match run.engine {
-        "smt" | "ic3ia" => "solver_calls",
+        "smt" | "ic3ia" | "ic3ia-int" => "solver_calls",
         _ => "sat_calls",
     };
     o.string("file", file)
@@ -518,7 +518,7 @@ pub(super) fn summary(
         .string("engine", run.engine)
         .number("depth", run.stats.depth)
         .number(calls, run.stats.sat.calls);
-    if run.engine == "ic3ia" {
+    if run.engine.starts_with("ic3ia") {
         o.number(
             "solver_time",
             format!("{:.3}", run.stats.sat.time.as_secs_f64()),

@@ -6,18 +6,18 @@
 //! The answer follows SV-COMP: `false` (the error is reachable), `true`, or
 //! `unknown`.
 
-use super::args::{CArgs, CheckArgs, DumpFormat};
+use super::args::{CArgs, CheckArgs, DumpFormat, EngineArg};
 use super::check::{
     maybe_write_certificate, print_statistics, progress, report_unknown, request, safe_object,
     start_budget, summary,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
-use invar::cfront::{lower_file, FrontError, Options, Program};
+use invar::cfront::{lower_preprocessed, source, FrontError, Options, Program};
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
 use invar::ir::term::eval::Value;
 use invar::ir::ts::{Ts, WordTrace};
-use invar::verify::{self, Answer, Witness};
+use invar::verify::{self, Answer, Relaxation, Witness};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -30,13 +30,34 @@ pub fn program(
     verbose: bool,
     deadline: Option<Instant>,
 ) -> Result<Program, FrontError> {
+    let text = source(file, deadline)?;
+    lowered(text, args, args.int, verbose, deadline)
+}
+
+/// Lowers preprocessed C text, over mathematical integers if `int`, as
+/// [`program`] does; `--dump-cfa` and `verbose` print on stderr, except for
+/// the relaxation `auto` lowers beside the program (`int` without `--int`).
+fn lowered(
+    text: String,
+    args: &CArgs,
+    int: bool,
+    verbose: bool,
+    deadline: Option<Instant>,
+) -> Result<Program, FrontError> {
     let options = Options {
         lp64: args.lp64,
-        int: args.int,
+        int,
+        // The relaxation of a bit-precise run watches for overflow.
+        // (INVAR_RELAX_NO_FLAG: an ablation for measurements and the
+        // wrap-around test, not a documented interface.)
+        overflow_flag: int && !args.int && std::env::var_os("INVAR_RELAX_NO_FLAG").is_none(),
         deadline,
     };
-    let mut program = lower_file(file, &options)?;
-    let dump = |program: &Program, when: &str| match args.dump_cfa {
+    let mut program = lower_preprocessed(text, &options)?;
+    let relaxation = int && !args.int;
+    let verbose = verbose && !relaxation;
+    let dump_cfa = args.dump_cfa.filter(|_| !relaxation);
+    let dump = |program: &Program, when: &str| match dump_cfa {
         Some(DumpFormat::Text) => eprint!("{}", program.cfa),
         Some(DumpFormat::Dot) => eprint!("{}", program.cfa.to_dot(when)),
         None => {}
@@ -44,7 +65,7 @@ pub fn program(
     dump(&program, "before LBE");
     if !args.no_lbe {
         let stats = large_block_encoding(&mut program.cfa, LbeOptions::default());
-        if verbose || args.dump_cfa.is_some() {
+        if verbose || dump_cfa.is_some() {
             eprintln!(
                 "invar: large-block encoding: {} locations and {} edges before, {} and {} after",
                 stats.before.0, stats.before.1, stats.after.0, stats.after.1
@@ -132,14 +153,49 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             return Ok(unknown(&reason));
         }
     }
-    let program = match program(&args.file, &args.c, args.verbose, budget.deadline()) {
+    let deadline = budget.deadline();
+    let lowered_as_asked = source(&args.file, deadline).and_then(|text| {
+        Ok((
+            lowered(text.clone(), &args.c, args.c.int, args.verbose, deadline)?,
+            text,
+        ))
+    });
+    let (program, text) = match lowered_as_asked {
         Ok(p) => p,
         Err(e @ (FrontError::Unsupported { .. } | FrontError::Timeout)) => return Ok(unknown(&e)),
         Err(e) => return Err(format!("{file}: {e}")),
     };
     let ts = encode(&program.cfa);
     let request = request(args, vec![0], &budget)?;
-    let run = verify::check_word(&ts, &request, &mut progress(args))?;
+    let mut log = progress(args);
+    // Under `auto` the integer relaxation may supply the invariant
+    // (verify::check_program); a program it cannot lower simply has none.
+    let relaxed = (args.engine == EngineArg::Auto && !args.c.int)
+        .then(|| match lowered(text, &args.c, true, false, deadline) {
+            Ok(p) if invar::cfront::relax::aligned(&p.cfa, &program.cfa) => Some(p),
+            Ok(_) => {
+                log("relaxation: its automaton differs from the program's; not used");
+                None
+            }
+            Err(e) => {
+                log(&format!("relaxation: not lowered over the integers ({e})"));
+                None
+            }
+        })
+        .flatten();
+    let relaxed_ts = relaxed.as_ref().map(|p| {
+        let mut ts = encode(&p.cfa);
+        if let Some(flag) = p.overflow {
+            invar::cfront::relax::watch_overflow(&mut ts, flag, &p.types);
+        }
+        ts
+    });
+    let relaxation = (relaxed.as_ref().zip(relaxed_ts.as_ref())).map(|(p, ts)| Relaxation {
+        ts,
+        types: &p.types,
+        overflow: p.overflow,
+    });
+    let run = verify::check_program(&ts, relaxation, &request, &mut log)?;
     print_statistics(args, &run);
     match &run.answer {
         Answer::Unsafe {

@@ -11,6 +11,7 @@
 //! never an answer. Nothing here prints: progress goes to the caller's log.
 
 use crate::bitblast::bitblast;
+use crate::cfront::types::CType;
 use crate::check::{invariant, kinduction, replay, smt_proof, word};
 use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::ic3ia::{self, IaVerdict};
@@ -26,6 +27,7 @@ use crate::preprocess::prepare::{prepare, PrepareOptions};
 use crate::sat::Backend;
 use crate::smt;
 use crate::util::budget::Budget;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Which engine decides.
@@ -589,6 +591,143 @@ pub fn check_word_portfolio(ts: &Ts, request: &Request, log: Log) -> Result<Run,
         }
         Ok(inconclusive.expect("two engines answered"))
     })
+}
+
+/// A C program lowered over mathematical integers (`--int`), beside its
+/// bit-precise encoding: the same automaton (checked by
+/// [`crate::cfront::relax::aligned`]) with `Int` for every integer variable.
+pub struct Relaxation<'a> {
+    /// Its encoding.
+    pub ts: &'a Ts,
+    /// The C type of each of its integer variables.
+    pub types: &'a HashMap<Term, CType>,
+    /// Its overflow flag ([`crate::cfront::relax::watch_overflow`]), if any.
+    pub overflow: Option<Term>,
+}
+
+/// Decides a C program's bit-precise encoding `ts`. Under `auto`, given the
+/// program's integer relaxation, IC3+IA first looks for an invariant of
+/// the relaxation, for a tenth of the time left (10 s without a time
+/// limit); carried to the machine integers ([`crate::cfront::relax`]) and
+/// confirmed on `ts` by the word-level proof checker, it proves the
+/// program. Otherwise (the relaxation is not proved, the invariant does not
+/// carry over or is not inductive under wrap-around) [`check_word`] decides
+/// as it would alone; the relaxation's answers are never taken as verdicts.
+pub fn check_program(
+    ts: &Ts,
+    relaxation: Option<Relaxation>,
+    request: &Request,
+    log: Log,
+) -> Result<Run, String> {
+    if let (Engine::Auto, Some(relaxation)) = (request.engine, relaxation) {
+        if let Some(run) = relaxed_proof(ts, &relaxation, request, log)? {
+            return Ok(run);
+        }
+    }
+    check_word(ts, request, log)
+}
+
+/// The proof of `ts` from an invariant of its relaxation, if one is found
+/// and confirmed in the time given to it.
+fn relaxed_proof(
+    ts: &Ts,
+    relaxation: &Relaxation,
+    request: &Request,
+    log: Log,
+) -> Result<Option<Run>, String> {
+    let start = Instant::now();
+    let slice = match request.budget.deadline() {
+        Some(d) => d.saturating_duration_since(start) / 10,
+        None => Duration::from_secs(10),
+    };
+    let budget = request.budget.child().narrowed(slice);
+    let props = &request.properties;
+    let backend = request.smt;
+    let (verdict, ia) = ic3ia::check(
+        relaxation.ts,
+        props,
+        backend,
+        &budget,
+        request.max_depth,
+        &mut |line| log(&format!("relaxation: ic3ia: {line}")),
+    )?;
+    let (store, invariant, lemmas) = match verdict {
+        IaVerdict::Safe {
+            store,
+            invariant,
+            lemmas,
+        } => (store, invariant, lemmas),
+        IaVerdict::Unsafe(trace) => {
+            log(&format!(
+                "relaxation: unsafe over the integers or overflows in {} steps; machine integers next",
+                trace.len()
+            ));
+            return Ok(None);
+        }
+        IaVerdict::Unknown(reason) => {
+            log(&format!(
+                "relaxation: no invariant over the integers ({reason}); machine integers next"
+            ));
+            return Ok(None);
+        }
+    };
+    let (terms, image) = match crate::cfront::relax::transfer(
+        relaxation.ts,
+        &store,
+        invariant,
+        relaxation.types,
+        relaxation.overflow,
+        ts,
+    ) {
+        Ok(x) => x,
+        Err(e) => {
+            log(&format!(
+                "relaxation: the invariant does not carry over ({e})"
+            ));
+            return Ok(None);
+        }
+    };
+    let function = smt_proof::certificate_function(ts, &terms, image);
+    // The check gets a slice of its own: a candidate the solver cannot
+    // settle quickly is not worth the bit-level engines' time.
+    let deadline = request.budget.narrowed(slice).deadline();
+    match smt_proof::check_certificate(ts, &function, props, backend.name(), deadline) {
+        Ok(checker) => {
+            log(&format!(
+                "relaxation: the invariant of {lemmas} clauses over the integers holds on the machine integers (confirmed by {checker})"
+            ));
+            let mut stats = Stats {
+                depth: ia.ic3.frames,
+                time: start.elapsed(),
+                ..Stats::default()
+            };
+            stats.sat.calls = ia.checks;
+            stats.sat.time = ia.smt_time;
+            stats.ic3 = Some(ia.ic3.clone());
+            stats.abstraction = Some(AbstractionStats {
+                predicates: ia.predicates,
+                refinements: ia.refinements,
+            });
+            Ok(Some(Run {
+                answer: Answer::Safe {
+                    evidence: Evidence::WordInvariant {
+                        clauses: lemmas,
+                        text: function,
+                    },
+                    checker: checker.to_string(),
+                },
+                engine: "ic3ia-int",
+                stats,
+                circuit: None,
+            }))
+        }
+        Err(e) => {
+            log(&format!(
+                "relaxation: the invariant over the integers is not one of the machine integers ({e})"
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// IC3 with implicit predicate abstraction on the SMT layer; a trace is
