@@ -44,17 +44,17 @@ fn lowered(
     verbose: bool,
     deadline: Option<Instant>,
 ) -> Result<Program, FrontError> {
+    let relaxation = int && !args.int;
     let options = Options {
         lp64: args.lp64,
         int,
         // The relaxation of a bit-precise run watches for overflow.
         // (INVAR_RELAX_NO_FLAG: an ablation for measurements and the
         // wrap-around test, not a documented interface.)
-        overflow_flag: int && !args.int && std::env::var_os("INVAR_RELAX_NO_FLAG").is_none(),
+        overflow_flag: relaxation && std::env::var_os("INVAR_RELAX_NO_FLAG").is_none(),
         deadline,
     };
     let mut program = lower_preprocessed(text, &options)?;
-    let relaxation = int && !args.int;
     let verbose = verbose && !relaxation;
     let dump_cfa = args.dump_cfa.filter(|_| !relaxation);
     let dump = |program: &Program, when: &str| match dump_cfa {

@@ -696,18 +696,7 @@ fn relaxed_proof(
             log(&format!(
                 "relaxation: the invariant of {lemmas} clauses over the integers holds on the machine integers (confirmed by {checker})"
             ));
-            let mut stats = Stats {
-                depth: ia.ic3.frames,
-                time: start.elapsed(),
-                ..Stats::default()
-            };
-            stats.sat.calls = ia.checks;
-            stats.sat.time = ia.smt_time;
-            stats.ic3 = Some(ia.ic3.clone());
-            stats.abstraction = Some(AbstractionStats {
-                predicates: ia.predicates,
-                refinements: ia.refinements,
-            });
+            let stats = ia_stats(&ia, start.elapsed());
             Ok(Some(Run {
                 answer: Answer::Safe {
                     evidence: Evidence::WordInvariant {
@@ -730,6 +719,23 @@ fn relaxed_proof(
     }
 }
 
+/// The run's counters from IC3+IA's, with the run's wall time.
+fn ia_stats(ia: &ic3ia::IaStats, time: Duration) -> Stats {
+    let mut stats = Stats {
+        depth: ia.ic3.frames,
+        time,
+        ..Stats::default()
+    };
+    stats.sat.calls = ia.checks;
+    stats.sat.time = ia.smt_time;
+    stats.ic3 = Some(ia.ic3.clone());
+    stats.abstraction = Some(AbstractionStats {
+        predicates: ia.predicates,
+        refinements: ia.refinements,
+    });
+    stats
+}
+
 /// IC3 with implicit predicate abstraction on the SMT layer; a trace is
 /// replayed with the term evaluator, an invariant checked by another solver
 /// through the checker's own encoding of the model as read.
@@ -741,18 +747,7 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
     let (verdict, ia) = ic3ia::check(ts, props, backend, budget, request.max_depth, &mut |line| {
         log(&format!("ic3ia: {line}"))
     })?;
-    let mut stats = Stats {
-        depth: ia.ic3.frames,
-        time: start.elapsed(),
-        ..Stats::default()
-    };
-    stats.sat.calls = ia.checks;
-    stats.sat.time = ia.smt_time;
-    stats.ic3 = Some(ia.ic3.clone());
-    stats.abstraction = Some(AbstractionStats {
-        predicates: ia.predicates,
-        refinements: ia.refinements,
-    });
+    let stats = ia_stats(&ia, start.elapsed());
     let answer = match verdict {
         IaVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3ia")?,
         IaVerdict::Safe {
