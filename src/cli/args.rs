@@ -130,6 +130,9 @@ pub enum EngineArg {
     /// IC3 with implicit predicate abstraction on an SMT solver (`--smt`);
     /// invariants confirmed by another (BTOR2, VMT, DimSpec and C; not AIGER).
     Ic3ia,
+    /// IC3 on the control-flow automaton (C programs only), invariants
+    /// confirmed on the encoded system by another solver.
+    Ic3cfa,
 }
 
 /// Which SMT solver the word-level engine uses.

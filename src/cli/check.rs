@@ -88,6 +88,7 @@ pub(super) fn request(
             EngineArg::Ic3 => Engine::Ic3,
             EngineArg::Smt => Engine::Smt,
             EngineArg::Ic3ia => Engine::Ic3ia,
+            EngineArg::Ic3cfa => Engine::Ic3cfa,
         },
         properties,
         max_depth: args.max_k,
@@ -117,7 +118,19 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
         return;
     }
     let s = &run.stats;
-    if let Some(a) = &s.abstraction {
+    if let Some(c) = &s.program {
+        eprintln!(
+            "invar: engine {}: {} frames, {} obligations, {} lemmas, {} SMT checks in {:.3}s, {} queries decided by a predecessor cube, engine time {:.3}s",
+            run.engine,
+            c.frames,
+            c.obligations,
+            c.lemmas,
+            c.checks,
+            c.smt_time.as_secs_f64(),
+            c.syntactic,
+            s.time.as_secs_f64()
+        );
+    } else if let Some(a) = &s.abstraction {
         eprintln!(
             "invar: engine {}: {} frames, {} predicates, {} refinements, {} SMT checks in {:.3}s, engine time {:.3}s",
             run.engine,
@@ -509,7 +522,7 @@ pub(super) fn summary(
 ) -> JsonObject {
     let mut o = JsonObject::default();
     let calls = match run.engine {
-        "smt" | "ic3ia" | "ic3ia-int" => "solver_calls",
+        "smt" | "ic3ia" | "ic3ia-int" | "ic3cfa" => "solver_calls",
         _ => "sat_calls",
     };
     o.string("file", file)
@@ -518,7 +531,7 @@ pub(super) fn summary(
         .string("engine", run.engine)
         .number("depth", run.stats.depth)
         .number(calls, run.stats.sat.calls);
-    if run.engine.starts_with("ic3ia") {
+    if run.engine.starts_with("ic3ia") || run.engine == "ic3cfa" {
         o.number(
             "solver_time",
             format!("{:.3}", run.stats.sat.time.as_secs_f64()),
@@ -557,6 +570,12 @@ pub(super) fn summary(
     if let Some(a) = &run.stats.abstraction {
         o.number("predicates", a.predicates)
             .number("refinements", a.refinements);
+    }
+    if let Some(c) = &run.stats.program {
+        o.number("ic3cfa_frames", c.frames)
+            .number("ic3cfa_obligations", c.obligations)
+            .number("ic3cfa_lemmas", c.lemmas)
+            .number("ic3cfa_syntactic", c.syntactic);
     }
     o
 }

@@ -195,7 +195,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         types: &p.types,
         overflow: p.overflow,
     });
-    let run = verify::check_program(&ts, relaxation, &request, &mut log)?;
+    let run = verify::check_program(&program.cfa, &ts, relaxation, &request, &mut log)?;
     print_statistics(args, &run);
     match &run.answer {
         Answer::Unsafe {

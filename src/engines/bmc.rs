@@ -107,6 +107,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
             time: start.elapsed(),
             ic3: None,
             abstraction: None,
+            program: None,
         },
     };
     super::sabotage(aig, outcome)

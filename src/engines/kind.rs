@@ -159,6 +159,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
             time: start.elapsed(),
             ic3: None,
             abstraction: None,
+            program: None,
         },
     };
     super::sabotage(aig, outcome)

@@ -7,6 +7,7 @@
 
 pub mod bmc;
 pub mod ic3;
+pub mod ic3cfa;
 pub mod ic3ia;
 pub mod kind;
 pub mod portfolio;
@@ -77,6 +78,8 @@ pub struct Stats {
     pub ic3: Option<ic3::Ic3Stats>,
     /// Predicate abstraction's counters, when IC3+IA ran.
     pub abstraction: Option<AbstractionStats>,
+    /// IC3CFA's counters, when it ran.
+    pub program: Option<ic3cfa::CfaStats>,
 }
 
 /// Counters of IC3 with implicit predicate abstraction.

@@ -542,6 +542,7 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
             time: start.elapsed(),
             ic3: Some(s),
             abstraction: None,
+            program: None,
         },
     };
     crate::engines::sabotage(aig, outcome)

@@ -1,0 +1,784 @@
+//! IC3CFA: IC3 on the control-flow automaton.
+//!
+//! Lange, Neuhäußer, Noll, "IC3 Software Model Checking on Control Flow
+//! Automata", FMCAD 2015; the generalization of Lange, Neuhäußer, Noll,
+//! Katoen, "Generalization for IC3CFA" (the paper and the thesis in
+//! `../shared/papers`). Instead of one transition relation with the
+//! program counter as a variable, frames are kept per location and every
+//! query follows one edge:
+//!
+//! - **Frames.** F(i, l) is a conjunction of lemmas (negated cubes over
+//!   Bool terms of the program variables) per location; a lemma at level k
+//!   belongs to F(1..k). F(0, init) is every state (C variables start
+//!   arbitrary), F(0, l) is empty elsewhere, so no cube at another location
+//!   meets the initial states and generalization may drop every literal.
+//! - **Edge-relative induction, WP form** (Def. 7): a cube c at l' is
+//!   blocked at level i when, for every incoming edge (l, C, l') and every
+//!   choice-free path p of C ([`path`]), F(i-1, l) ∧ wp(p, c) is
+//!   unsatisfiable, over unprimed variables only. On a self-loop the query
+//!   also assumes ¬c, as IC3's relative induction does (sound because the
+//!   lemma is added to every frame the query's frame contains).
+//! - **Predecessors** are WP cubes: the guard of the path and the literals
+//!   of c under its substitution, havoc variables replaced by the model's
+//!   values. An obligation reaching the initial location is a real path;
+//!   its concrete trace comes from BMC on the encoded system along the
+//!   obligations' locations (one query of known depth).
+//! - **Predecessor cubes** (Lemma 2, option `predecessor_cubes`): if a
+//!   lemma of F(i-1, l) is a subset of wp(p, c), the query is unsat without
+//!   the solver, and the literals of c whose images it uses are a core.
+//! - **Generalization**: the union of the paths' cores (each from the
+//!   failed assumptions, one per literal's image), then dropping literals
+//!   one at a time while all incoming edges still block.
+//! - **Propagation** per location and level; F(k) = F(k+1) everywhere
+//!   ends the run with one invariant per location, returned as the
+//!   invariant of the encoded system `¬valid ∨ ⋀ (pc = l ⇒ inv_l)`
+//!   (`ir::cfa::encode`), which the pipeline checks independently.
+//!
+//! Limitations: the generalization contexts, interpolation and CTGs of the
+//! thesis are not implemented; an edge with more than [`MAX_PATHS`]
+//! choice-free paths makes the run answer `unknown`.
+
+pub mod path;
+
+use crate::ir::cfa::{Cfa, Loc};
+use crate::ir::term::eval::Value;
+use crate::ir::term::{Op, Term, Terms};
+use crate::ir::ts::{Ts, WordTrace};
+use crate::smt::unfold::Unfolding;
+use crate::smt::{self, SmtResult, SmtSolver};
+use crate::util::budget::Budget;
+use path::{literals, Normalizer, Path};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Choice-free paths an edge may have before the run gives up.
+pub const MAX_PATHS: usize = 4096;
+
+/// Push/pop scopes a location's solver may close before it is rebuilt (the
+/// in-house solver keeps a closed scope's clauses, disabled).
+const REBUILD_AFTER: usize = 2000;
+
+/// The improvements of the seeds that can be switched off, to measure them.
+#[derive(Clone, Copy, Debug)]
+pub struct Ic3CfaOptions {
+    /// Lemma 2: a lemma of the predecessor frame inside the WP decides a
+    /// query without the solver.
+    pub predecessor_cubes: bool,
+    /// Drop literals after the cores (IC3's `down` without CTGs).
+    pub drop_literals: bool,
+}
+
+impl Default for Ic3CfaOptions {
+    fn default() -> Self {
+        Ic3CfaOptions {
+            predecessor_cubes: std::env::var_os("INVAR_IC3CFA_NO_PREDCUBES").is_none(),
+            drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
+        }
+    }
+}
+
+/// What IC3CFA concluded.
+#[derive(Clone, Debug)]
+pub enum CfaVerdict {
+    /// The error location is unreachable: `invariant`, a term of `store`
+    /// over the encoded system's state variables, is inductive there.
+    Safe {
+        /// The engine's store (it extends the system's).
+        store: Box<Terms>,
+        /// The invariant of the encoded system.
+        invariant: Term,
+        /// Number of lemmas in it.
+        lemmas: usize,
+    },
+    /// A counterexample of the encoded system (not yet replayed).
+    Unsafe(WordTrace),
+    /// No conclusion, and why.
+    Unknown(String),
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct CfaStats {
+    /// The highest frame.
+    pub frames: usize,
+    /// Lemmas learnt (before propagation).
+    pub lemmas: u64,
+    /// Obligations handled.
+    pub obligations: u64,
+    /// SMT checks.
+    pub checks: u64,
+    /// Queries a predecessor cube decided without the solver.
+    pub syntactic: u64,
+    /// Time in SMT checks.
+    pub smt_time: Duration,
+}
+
+/// The run stopped (time, an external stop, or the solver gave up).
+struct Interrupted(String);
+
+struct EdgeInfo {
+    from: usize,
+    to: usize,
+    paths: Vec<Path>,
+}
+
+struct Lemma {
+    cube: Vec<Term>,
+    level: usize,
+}
+
+struct Obligation {
+    loc: usize,
+    level: usize,
+    cube: Vec<Term>,
+    /// The obligation this one steps into, by `edge`.
+    parent: Option<usize>,
+    edge: usize,
+    depth: usize,
+}
+
+struct LocSolver {
+    smt: Box<dyn SmtSolver>,
+    scopes: usize,
+}
+
+/// What the solver said to a query, read before its scope closed.
+enum Raw {
+    /// Unsat: the literals of the cube whose images were in the core.
+    Core(Vec<Term>),
+    /// Sat: the values of the path's havoc variables.
+    Model(Vec<(Term, Value)>),
+}
+
+/// Whether a cube is blocked at a location.
+enum Blocking {
+    /// Yes; the literals the proof needed.
+    Blocked(Vec<Term>),
+    /// No: a predecessor cube, at the source of `edge`.
+    Predecessor { edge: usize, cube: Vec<Term> },
+}
+
+/// A query's answer.
+enum Query {
+    /// Unsat; the literals of the cube it needed.
+    Blocked(Vec<Term>),
+    /// A predecessor cube at the edge's source.
+    Predecessor(Vec<Term>),
+}
+
+struct Engine<'a> {
+    terms: Terms,
+    ts: &'a Ts,
+    locs: Vec<Loc>,
+    init: usize,
+    error: usize,
+    edges: Vec<EdgeInfo>,
+    incoming: Vec<Vec<usize>>,
+    lemmas: Vec<Vec<Lemma>>,
+    solvers: Vec<Option<LocSolver>>,
+    /// One activation variable per level.
+    acts: Vec<Term>,
+    norm: Normalizer,
+    options: Ic3CfaOptions,
+    backend: smt::Backend,
+    budget: Budget,
+    stats: CfaStats,
+    top: usize,
+    /// Checks of solvers already dropped (rebuilt).
+    old_checks: u64,
+    /// Print obligations and lemmas on stderr (INVAR_IC3CFA_TRACE; for
+    /// debugging, engines otherwise never print).
+    trace: bool,
+}
+
+/// Runs IC3CFA on `cfa`, whose encoding (`ir::cfa::encode`) is `ts`.
+pub fn check(
+    cfa: &Cfa,
+    ts: &Ts,
+    options: Ic3CfaOptions,
+    backend: smt::Backend,
+    budget: &Budget,
+    progress: &mut dyn FnMut(&str),
+) -> (CfaVerdict, CfaStats) {
+    if crate::engines::sabotaged_unknown() {
+        return (CfaVerdict::Unknown("sabotaged".into()), CfaStats::default());
+    }
+    let mut engine = match Engine::new(cfa, ts, options, backend, budget) {
+        Ok(e) => e,
+        Err(reason) => return (CfaVerdict::Unknown(reason), CfaStats::default()),
+    };
+    let verdict = match engine.run(progress) {
+        Ok(v) => v,
+        Err(Interrupted(reason)) => CfaVerdict::Unknown(reason),
+    };
+    engine.stats.checks = engine.old_checks
+        + (engine.solvers.iter().flatten())
+            .map(|s| s.smt.stats().checks)
+            .sum::<u64>();
+    (verdict, engine.stats)
+}
+
+impl<'a> Engine<'a> {
+    fn new(
+        cfa: &'a Cfa,
+        ts: &'a Ts,
+        options: Ic3CfaOptions,
+        backend: smt::Backend,
+        budget: &Budget,
+    ) -> Result<Engine<'a>, String> {
+        let mut terms = ts.terms.clone();
+        let locs = cfa.live_locations();
+        let index: HashMap<Loc, usize> = locs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        let mut norm = Normalizer::default();
+        let mut edges = Vec::new();
+        let mut incoming = vec![Vec::new(); locs.len()];
+        let mut fresh = 0usize;
+        for (k, e) in cfa.edges.iter().enumerate() {
+            let mut name = |terms: &mut Terms, x: Term| {
+                let sort = terms.sort(x).clone();
+                let base = terms.var_name(x).unwrap_or("v").to_string();
+                fresh += 1;
+                terms.var(&format!("ic3cfa.havoc!{fresh}!{base}"), sort)
+            };
+            let paths = path::paths(&mut terms, &mut norm, &e.command, MAX_PATHS, &mut name)
+                .ok_or_else(|| {
+                    format!("edge {k} of the automaton has more than {MAX_PATHS} paths")
+                })?;
+            let paths: Vec<Path> = paths.into_iter().filter(|p| !p.infeasible).collect();
+            incoming[index[&e.to]].push(edges.len());
+            edges.push(EdgeInfo {
+                from: index[&e.from],
+                to: index[&e.to],
+                paths,
+            });
+        }
+        let n = locs.len();
+        Ok(Engine {
+            terms,
+            ts,
+            init: index[&cfa.init],
+            error: index[&cfa.error],
+            locs,
+            edges,
+            incoming,
+            lemmas: (0..n).map(|_| Vec::new()).collect(),
+            solvers: (0..n).map(|_| None).collect(),
+            acts: Vec::new(),
+            norm,
+            options,
+            backend,
+            budget: budget.clone(),
+            stats: CfaStats::default(),
+            top: 0,
+            old_checks: 0,
+            trace: std::env::var_os("INVAR_IC3CFA_TRACE").is_some(),
+        })
+    }
+
+    fn check_budget(&self) -> Result<(), Interrupted> {
+        if self.budget.expired() {
+            Err(Interrupted(self.budget.reason().to_string()))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn act(&mut self, level: usize) -> Term {
+        while self.acts.len() <= level {
+            let name = format!("ic3cfa.level!{}", self.acts.len());
+            let t = self.terms.var(&name, crate::ir::term::Sort::Bool);
+            self.acts.push(t);
+        }
+        self.acts[level]
+    }
+
+    /// `¬cube` as a term.
+    fn clause(&mut self, cube: &[Term]) -> Term {
+        let negated: Vec<Term> = cube.iter().map(|&l| self.terms.not(l)).collect();
+        self.terms.or_all(&negated)
+    }
+
+    /// The solver of location `l`, built with its lemmas when missing or
+    /// worn out.
+    fn solver(&mut self, l: usize) -> Result<&mut LocSolver, Interrupted> {
+        let stale = match &self.solvers[l] {
+            None => true,
+            Some(s) => s.scopes >= REBUILD_AFTER,
+        };
+        if stale {
+            if let Some(old) = self.solvers[l].take() {
+                self.old_checks += old.smt.stats().checks;
+            }
+            let mut smt = self
+                .backend
+                .start(&self.budget)
+                .map_err(|e| Interrupted(format!("cannot start the SMT solver ({e})")))?;
+            let lemmas: Vec<(Vec<Term>, usize)> = (self.lemmas[l].iter())
+                .map(|m| (m.cube.clone(), m.level))
+                .collect();
+            for (cube, level) in lemmas {
+                let guarded = self.guarded(&cube, level);
+                smt.assert(&self.terms, guarded);
+            }
+            self.solvers[l] = Some(LocSolver { smt, scopes: 0 });
+        }
+        Ok(self.solvers[l].as_mut().expect("built above"))
+    }
+
+    /// `act(level) ⇒ ¬cube`.
+    fn guarded(&mut self, cube: &[Term], level: usize) -> Term {
+        let clause = self.clause(cube);
+        let act = self.act(level);
+        let off = self.terms.not(act);
+        self.terms.or_all(&[off, clause])
+    }
+
+    /// The image of `lit` along `path`, normalised.
+    fn image(&mut self, path: (usize, usize), lit: Term) -> Term {
+        let after = &self.edges[path.0].paths[path.1].after;
+        let t = if after.is_empty() {
+            lit
+        } else {
+            self.terms.substitute(&[lit], after)[0]
+        };
+        self.norm.normalize(&mut self.terms, t)
+    }
+
+    /// Is some lemma of F(level, l) a subset of `lits`?
+    fn subsumed_in_frame(&self, l: usize, level: usize, lits: &HashSet<Term>) -> Option<usize> {
+        (self.lemmas[l].iter().enumerate())
+            .find(|(_, m)| m.level >= level && m.cube.iter().all(|x| lits.contains(x)))
+            .map(|(i, _)| i)
+    }
+
+    /// Is any state of F(level, from) ∧ wp(path, cube) (∧ ¬cube on a
+    /// self-loop)? Without `want_pred`, a predecessor is reported with an
+    /// empty cube.
+    fn query(
+        &mut self,
+        edge: usize,
+        path: usize,
+        cube: &[Term],
+        level: usize,
+        want_pred: bool,
+    ) -> Result<Query, Interrupted> {
+        let from = self.edges[edge].from;
+        if from != self.init && level == 0 {
+            return Ok(Query::Blocked(Vec::new()));
+        }
+        let images: Vec<Term> = cube.iter().map(|&l| self.image((edge, path), l)).collect();
+        if let Some(i) = images
+            .iter()
+            .position(|&t| *self.terms.op(t) == Op::Bool(false))
+        {
+            return Ok(Query::Blocked(vec![cube[i]]));
+        }
+        let guard = self.edges[edge].paths[path].guard.clone();
+        if self.options.predecessor_cubes && from != self.init {
+            let wp: HashSet<Term> = guard.iter().chain(&images).copied().collect();
+            if let Some(m) = self.subsumed_in_frame(from, level, &wp) {
+                self.stats.syntactic += 1;
+                let used: HashSet<Term> = self.lemmas[from][m].cube.iter().copied().collect();
+                let core = (cube.iter().zip(&images))
+                    .filter(|(_, i)| used.contains(i))
+                    .map(|(&c, _)| c)
+                    .collect();
+                return Ok(Query::Blocked(core));
+            }
+        }
+        let self_loop = self.edges[edge].to == from;
+        let negated = self_loop.then(|| self.clause(cube));
+        let mut assumptions: Vec<Term> = Vec::new();
+        if from != self.init {
+            for k in level..=self.top {
+                let a = self.act(k);
+                assumptions.push(a);
+            }
+        }
+        assumptions.extend(
+            images
+                .iter()
+                .copied()
+                .filter(|&t| *self.terms.op(t) != Op::Bool(true)),
+        );
+        let havocs = self.edges[edge].paths[path].havocs.clone();
+        let start = Instant::now();
+        self.solver(from)?;
+        let mut solver = self.solvers[from].take().expect("built above");
+        let (smt, terms) = (&mut solver.smt, &self.terms);
+        smt.push();
+        for &g in &guard {
+            smt.assert(terms, g);
+        }
+        if let Some(n) = negated {
+            smt.assert(terms, n);
+        }
+        let answer = smt.check(terms, &assumptions);
+        // The havoc values are read before the scope closes.
+        let raw: Result<Raw, Interrupted> = match answer {
+            SmtResult::Unsat => {
+                let core: HashSet<Term> = smt.unsat_core().into_iter().collect();
+                Ok(Raw::Core(
+                    (cube.iter().zip(&images))
+                        .filter(|(_, i)| core.contains(i))
+                        .map(|(&c, _)| c)
+                        .collect(),
+                ))
+            }
+            SmtResult::Sat if !want_pred => Ok(Raw::Model(Vec::new())),
+            SmtResult::Sat => havocs
+                .iter()
+                .map(|&h| smt.value(terms, h).map(|v| (h, v)))
+                .collect::<Result<Vec<_>, String>>()
+                .map(Raw::Model)
+                .map_err(|e| Interrupted(format!("the SMT solver gave no model value ({e})"))),
+            SmtResult::Unknown(why) => Err(Interrupted(if self.budget.expired() {
+                self.budget.reason().to_string()
+            } else {
+                format!("the SMT solver gave up ({why})")
+            })),
+        };
+        smt.pop();
+        solver.scopes += 1;
+        self.solvers[from] = Some(solver);
+        self.stats.smt_time += start.elapsed();
+        Ok(match raw? {
+            Raw::Core(core) => Query::Blocked(core),
+            Raw::Model(_) if !want_pred => Query::Predecessor(Vec::new()),
+            Raw::Model(values) => Query::Predecessor(self.predecessor(&guard, &images, &values)),
+        })
+    }
+
+    /// The predecessor cube of a satisfiable query: the WP's literals with
+    /// the havoc variables at the model's values.
+    fn predecessor(
+        &mut self,
+        guard: &[Term],
+        images: &[Term],
+        values: &[(Term, Value)],
+    ) -> Vec<Term> {
+        let mut subst = HashMap::new();
+        for (h, v) in values {
+            let sort = self.terms.sort(*h).clone();
+            if let Some(c) = path::constant_term(&mut self.terms, v, &sort) {
+                subst.insert(*h, c);
+            }
+        }
+        let mut cube = Vec::new();
+        for &t in guard.iter().chain(images) {
+            let t = if subst.is_empty() {
+                t
+            } else {
+                let s = self.terms.substitute(&[t], &subst)[0];
+                self.norm.normalize(&mut self.terms, s)
+            };
+            literals(&mut self.terms, t, &mut cube);
+        }
+        cube.sort_unstable();
+        cube.dedup();
+        cube
+    }
+
+    /// Is `cube` at `l` blocked at `level`: no state of F(level-1) at a
+    /// predecessor steps into it? The literals the proof needed, or a
+    /// predecessor (its edge and cube) when `want_pred`.
+    fn blocked(
+        &mut self,
+        l: usize,
+        cube: &[Term],
+        level: usize,
+        want_pred: bool,
+    ) -> Result<Blocking, Interrupted> {
+        let mut needed: HashSet<Term> = HashSet::new();
+        for e in self.incoming[l].clone() {
+            for p in 0..self.edges[e].paths.len() {
+                match self.query(e, p, cube, level - 1, want_pred)? {
+                    Query::Blocked(core) => needed.extend(core),
+                    Query::Predecessor(cube) => return Ok(Blocking::Predecessor { edge: e, cube }),
+                }
+            }
+        }
+        let mut kept: Vec<Term> = cube
+            .iter()
+            .copied()
+            .filter(|t| needed.contains(t))
+            .collect();
+        kept.sort_unstable();
+        Ok(Blocking::Blocked(kept))
+    }
+
+    /// A smaller cube than `core` (blocked at `level`) that is still blocked.
+    fn generalize(
+        &mut self,
+        l: usize,
+        mut core: Vec<Term>,
+        level: usize,
+    ) -> Result<Vec<Term>, Interrupted> {
+        if !self.options.drop_literals {
+            return Ok(core);
+        }
+        let mut i = 0;
+        while i < core.len() {
+            self.check_budget()?;
+            let mut candidate = core.clone();
+            candidate.remove(i);
+            match self.blocked(l, &candidate, level, false)? {
+                Blocking::Blocked(smaller) => core = smaller,
+                Blocking::Predecessor { .. } => i += 1,
+            }
+        }
+        Ok(core)
+    }
+
+    /// Is `cube` at `l` already excluded from F(level) by a lemma?
+    fn already_blocked(&self, l: usize, cube: &[Term], level: usize) -> bool {
+        let set: HashSet<Term> = cube.iter().copied().collect();
+        self.subsumed_in_frame(l, level, &set).is_some()
+    }
+
+    fn add_lemma(&mut self, l: usize, cube: Vec<Term>, level: usize) {
+        // Lemmas it subsumes at lower or equal levels go.
+        let set: HashSet<Term> = cube.iter().copied().collect();
+        self.lemmas[l].retain(|m| {
+            !(m.level <= level
+                && m.cube.len() >= set.len()
+                && m.cube.iter().filter(|x| set.contains(x)).count() == set.len())
+        });
+        let guarded = self.guarded(&cube, level);
+        if let Some(s) = self.solvers[l].as_mut() {
+            s.smt.assert(&self.terms, guarded);
+        }
+        self.lemmas[l].push(Lemma { cube, level });
+        self.stats.lemmas += 1;
+    }
+
+    /// Blocks the obligations until none is left below the top frame; a
+    /// real counterexample comes back as its chain of obligations.
+    fn block(
+        &mut self,
+        obligations: &mut Vec<Obligation>,
+        queue: &mut BinaryHeap<Reverse<(usize, usize, usize)>>,
+    ) -> Result<Option<usize>, Interrupted> {
+        while let Some(Reverse((level, _, id))) = queue.pop() {
+            self.check_budget()?;
+            self.stats.obligations += 1;
+            let (loc, cube) = (obligations[id].loc, obligations[id].cube.clone());
+            if self.trace {
+                let p = crate::formats::smtlib::print::Printer::new(&self.terms);
+                let lits: Vec<String> = cube.iter().map(|&t| p.term(t).to_string()).collect();
+                eprintln!(
+                    "ob L{} level {level} depth {}: {}",
+                    loc,
+                    obligations[id].depth,
+                    lits.join(" ")
+                );
+            }
+            if loc == self.init {
+                return Ok(Some(id));
+            }
+            if self.already_blocked(loc, &cube, level) {
+                if level < self.top {
+                    queue.push(Reverse((level + 1, obligations[id].depth, id)));
+                    obligations[id].level = level + 1;
+                }
+                continue;
+            }
+            match self.blocked(loc, &cube, level, true)? {
+                Blocking::Blocked(core) => {
+                    let mut g = self.generalize(loc, core, level)?;
+                    g.sort_unstable();
+                    let mut at = level;
+                    while at < self.top {
+                        match self.blocked(loc, &g, at + 1, false)? {
+                            Blocking::Blocked(_) => at += 1,
+                            Blocking::Predecessor { .. } => break,
+                        }
+                    }
+                    if self.trace {
+                        let p = crate::formats::smtlib::print::Printer::new(&self.terms);
+                        let lits: Vec<String> = g.iter().map(|&t| p.term(t).to_string()).collect();
+                        eprintln!("  lemma L{loc} level {at}: {}", lits.join(" "));
+                    }
+                    self.add_lemma(loc, g, at);
+                    if at < self.top {
+                        obligations[id].level = at + 1;
+                        queue.push(Reverse((at + 1, obligations[id].depth, id)));
+                    }
+                }
+                Blocking::Predecessor { edge, cube: pred } => {
+                    let from = self.edges[edge].from;
+                    let depth = obligations[id].depth + 1;
+                    obligations.push(Obligation {
+                        loc: from,
+                        level: level - 1,
+                        cube: pred,
+                        parent: Some(id),
+                        edge,
+                        depth,
+                    });
+                    queue.push(Reverse((level - 1, depth, obligations.len() - 1)));
+                    queue.push(Reverse((level, obligations[id].depth, id)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Pushes lemmas forward; `Some(k)` when F(k) = F(k+1) everywhere.
+    fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
+        for k in 1..self.top {
+            for l in 0..self.locs.len() {
+                let mut i = 0;
+                while i < self.lemmas[l].len() {
+                    if self.lemmas[l][i].level == k {
+                        self.check_budget()?;
+                        let cube = self.lemmas[l][i].cube.clone();
+                        if let Blocking::Blocked(_) = self.blocked(l, &cube, k + 1, false)? {
+                            self.lemmas[l][i].level = k + 1;
+                            let guarded = self.guarded(&cube, k + 1);
+                            if let Some(s) = self.solvers[l].as_mut() {
+                                s.smt.assert(&self.terms, guarded);
+                            }
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            if self.lemmas.iter().flatten().all(|m| m.level != k) {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    fn run(&mut self, progress: &mut dyn FnMut(&str)) -> Result<CfaVerdict, Interrupted> {
+        let paths: usize = self.edges.iter().map(|e| e.paths.len()).sum();
+        progress(&format!(
+            "{} locations, {} edges, {paths} choice-free paths",
+            self.locs.len(),
+            self.edges.len()
+        ));
+        if self.error == self.init {
+            return self.counterexample(&[], &[]);
+        }
+        loop {
+            self.top += 1;
+            self.stats.frames = self.top;
+            let mut obligations = vec![Obligation {
+                loc: self.error,
+                level: self.top,
+                cube: Vec::new(),
+                parent: None,
+                edge: usize::MAX,
+                depth: 0,
+            }];
+            let mut queue = BinaryHeap::new();
+            queue.push(Reverse((self.top, 0, 0)));
+            if let Some(id) = self.block(&mut obligations, &mut queue)? {
+                let mut locs = Vec::new();
+                let mut edges = Vec::new();
+                let mut at = Some(id);
+                while let Some(i) = at {
+                    locs.push(obligations[i].loc);
+                    if obligations[i].parent.is_some() {
+                        edges.push(obligations[i].edge);
+                    }
+                    at = obligations[i].parent;
+                }
+                return self.counterexample(&locs, &edges);
+            }
+            if let Some(k) = self.propagate()? {
+                progress(&format!("frame {k} equals frame {}: proved", k + 1));
+                return Ok(self.invariant(k + 1));
+            }
+            let lemmas: usize = self.lemmas.iter().map(Vec::len).sum();
+            progress(&format!("frame {}: {lemmas} lemmas", self.top));
+        }
+    }
+
+    /// `¬valid ∨ ⋀_l (pc = l ⇒ F(level, l))` over the encoded system.
+    fn invariant(&mut self, level: usize) -> CfaVerdict {
+        let pc = self.ts.states[0].var;
+        let valid = self.ts.states[1].var;
+        let width = self.terms.sort(pc).bv_width().expect("pc is a bit-vector");
+        let mut parts = vec![self.terms.not(valid)];
+        let mut conj = Vec::new();
+        let mut count = 0;
+        for l in 0..self.locs.len() {
+            let cubes: Vec<Vec<Term>> = (self.lemmas[l].iter())
+                .filter(|m| m.level >= level)
+                .map(|m| m.cube.clone())
+                .collect();
+            if cubes.is_empty() {
+                continue;
+            }
+            count += cubes.len();
+            let clauses: Vec<Term> = cubes.iter().map(|c| self.clause(c)).collect();
+            let inv = self.terms.and_all(&clauses);
+            let k = self
+                .terms
+                .bv(crate::ir::bv::BvValue::from_u64(width, l as u64));
+            let at = self.terms.eq(pc, k);
+            let not_at = self.terms.not(at);
+            conj.push(self.terms.or_all(&[not_at, inv]));
+        }
+        parts.push(self.terms.and_all(&conj));
+        let invariant = self.terms.or_all(&parts);
+        CfaVerdict::Safe {
+            store: Box::new(self.terms.clone()),
+            invariant,
+            lemmas: count,
+        }
+    }
+
+    /// The trace of the encoded system along `locs` (initial first), found
+    /// by BMC with the program counter fixed at each step.
+    fn counterexample(
+        &mut self,
+        locs: &[usize],
+        _edges: &[usize],
+    ) -> Result<CfaVerdict, Interrupted> {
+        let mut u = Unfolding::new(self.ts);
+        let mut smt = self
+            .backend
+            .start(&self.budget)
+            .map_err(|e| Interrupted(format!("cannot start the SMT solver ({e})")))?;
+        let width = self
+            .terms
+            .sort(self.ts.states[0].var)
+            .bv_width()
+            .expect("pc is a bit-vector");
+        let steps = locs.len().max(1);
+        let init = u.init();
+        smt.assert(u.terms(), init);
+        for (k, &l) in locs.iter().enumerate() {
+            let pc = u.state(0, k);
+            let value = u
+                .terms_mut()
+                .bv(crate::ir::bv::BvValue::from_u64(width, l as u64));
+            let at = u.terms_mut().eq(pc, value);
+            smt.assert(u.terms(), at);
+            let c = u.constraints(k);
+            smt.assert(u.terms(), c);
+            if k + 1 < steps {
+                let t = u.trans(k);
+                smt.assert(u.terms(), t);
+            }
+        }
+        let bad = u.bad(&[0], steps - 1);
+        smt.assert(u.terms(), bad);
+        match smt.check(u.terms(), &[]) {
+            SmtResult::Sat => {
+                let trace = crate::smt::kind::read_trace(smt.as_mut(), &mut u, steps)
+                    .map_err(Interrupted)?;
+                Ok(CfaVerdict::Unsafe(trace))
+            }
+            SmtResult::Unsat => Ok(CfaVerdict::Unknown(format!(
+                "internal error: the path of {} locations found by IC3CFA is not a path of the encoded system",
+                locs.len()
+            ))),
+            SmtResult::Unknown(why) => Err(Interrupted(format!("the trace's BMC gave up ({why})"))),
+        }
+    }
+}

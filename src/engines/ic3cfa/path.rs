@@ -1,0 +1,339 @@
+//! The edges of a CFA as choice-free paths, and weakest preconditions of
+//! cubes along them.
+//!
+//! Split (Lange, Neuhäußer, Noll, Katoen, "Generalization for IC3CFA",
+//! Def. 6): a command with choices becomes the set of its choice-free
+//! paths, parallel edges between the same locations, so that the angelic
+//! weakest precondition of a cube along one path is again a cube
+//! (Theorem 1). A path is summarised once by symbolic execution: its guard
+//! (the assumptions, over the variables before it) and the value of every
+//! variable after it. Then wp(path, c) is the guard together with each
+//! literal of c under that substitution (Lemma 3: the WP of a choice-free
+//! command distributes over the literals), which is what lets a lemma of
+//! the predecessor frame be matched against it literal by literal.
+//!
+//! `havoc x` gives `x` a fresh variable of the path; the WP then mentions
+//! it, existentially (the angelic reading). Queries keep it free; a
+//! predecessor cube replaces it by the value of the model that found the
+//! predecessor, so that obligations stay over program variables and every
+//! state of one still reaches its successor (an under-approximation, as
+//! IC3 wants of obligations).
+
+use crate::ir::cfa::Command;
+use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::{Op, Sort, Term, Terms};
+use std::collections::HashMap;
+
+/// One choice-free path of an edge, summarised.
+#[derive(Clone, Debug)]
+pub struct Path {
+    /// The guard's literals, over the variables before the path and its
+    /// havoc variables.
+    pub guard: Vec<Term>,
+    /// The value of each variable the path changes, as a term over the
+    /// variables before it and its havoc variables.
+    pub after: HashMap<Term, Term>,
+    /// The path's havoc variables.
+    pub havocs: Vec<Term>,
+    /// Whether some guard literal is `false`: the path never runs.
+    pub infeasible: bool,
+}
+
+/// The choice-free commands of `command`, at most `cap` of them (`None`
+/// beyond).
+fn split(command: &Command, cap: usize) -> Option<Vec<Vec<Command>>> {
+    match command {
+        Command::Choice(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(split(b, cap)?);
+                if all.len() > cap {
+                    return None;
+                }
+            }
+            Some(all)
+        }
+        Command::Seq(parts) => {
+            let mut all: Vec<Vec<Command>> = vec![Vec::new()];
+            for p in parts {
+                let tails = split(p, cap)?;
+                if all.len() * tails.len() > cap {
+                    return None;
+                }
+                let mut next = Vec::with_capacity(all.len() * tails.len());
+                for head in &all {
+                    for tail in &tails {
+                        let mut path = head.clone();
+                        path.extend(tail.iter().cloned());
+                        next.push(path);
+                    }
+                }
+                all = next;
+            }
+            Some(all)
+        }
+        basic => Some(vec![vec![basic.clone()]]),
+    }
+}
+
+/// Normalises terms (constants folded, `ite` compared with constants
+/// turned into its condition, `distinct` into a negated equality), with a
+/// memo, so that equal literals become the same term: the syntactic checks
+/// compare literals by identity.
+#[derive(Default)]
+pub struct Normalizer {
+    memo: HashMap<Term, Term>,
+}
+
+fn constant_value(terms: &Terms, t: Term) -> Option<Value> {
+    match terms.op(t) {
+        Op::Bool(b) => Some(Value::Bool(*b)),
+        Op::Bv(v) => Some(Value::Bv(v.clone())),
+        Op::Num(r, _) => Some(Value::Num(*r)),
+        _ => None,
+    }
+}
+
+/// The constant term of `value` in `sort`.
+pub fn constant_term(terms: &mut Terms, value: &Value, sort: &Sort) -> Option<Term> {
+    Some(match value {
+        Value::Bool(b) => terms.bool(*b),
+        Value::Bv(v) => terms.bv(v.clone()),
+        Value::Num(r) => terms.mk(Op::Num(*r, sort.clone()), &[]),
+        Value::Array(_) => return None,
+    })
+}
+
+/// `op` applied to constants, evaluated in a store of its own (the
+/// evaluator's tables are as large as the store it reads).
+fn fold(terms: &mut Terms, op: &Op, args: &[Term], sort: &Sort) -> Option<Term> {
+    let mut tiny = Terms::new();
+    let mut small = Vec::with_capacity(args.len());
+    for &a in args {
+        let v = constant_value(terms, a)?;
+        small.push(constant_term(&mut tiny, &v, terms.sort(a))?);
+    }
+    let t = tiny.app(op.clone(), &small).ok()?;
+    let v = Evaluator::new(&tiny).eval(t).ok()?;
+    constant_term(terms, &v, sort)
+}
+
+impl Normalizer {
+    /// The normal form of `t`.
+    pub fn normalize(&mut self, terms: &mut Terms, t: Term) -> Term {
+        if let Some(&n) = self.memo.get(&t) {
+            return n;
+        }
+        // Depth-first over the terms not normalised yet (the memo is the
+        // visited set: a store-sized one per call would cost more than the
+        // rewriting).
+        let mut stack = vec![(t, false)];
+        while let Some((s, expanded)) = stack.pop() {
+            if self.memo.contains_key(&s) {
+                continue;
+            }
+            if !expanded {
+                stack.push((s, true));
+                for &a in terms.args(s) {
+                    if !self.memo.contains_key(&a) {
+                        stack.push((a, false));
+                    }
+                }
+                continue;
+            }
+            let args: Vec<Term> = terms.args(s).iter().map(|a| self.memo[a]).collect();
+            let n = self.rewrite(terms, s, &args);
+            self.memo.insert(s, n);
+        }
+        self.memo[&t]
+    }
+
+    fn rewrite(&mut self, terms: &mut Terms, t: Term, args: &[Term]) -> Term {
+        let op = terms.op(t).clone();
+        if args.is_empty() {
+            return t;
+        }
+        let sort = terms.sort(t).clone();
+        if args.iter().all(|&a| constant_value(terms, a).is_some()) {
+            if let Some(c) = fold(terms, &op, args, &sort) {
+                return c;
+            }
+        }
+        let is = |terms: &Terms, a: Term, b: bool| *terms.op(a) == Op::Bool(b);
+        match op {
+            Op::Not => terms.not(args[0]),
+            Op::And => {
+                if args.iter().any(|&a| is(terms, a, false)) {
+                    return terms.bool(false);
+                }
+                terms.and_all(args)
+            }
+            Op::Or => {
+                if args.iter().any(|&a| is(terms, a, true)) {
+                    return terms.bool(true);
+                }
+                terms.or_all(args)
+            }
+            Op::Ite if constant_value(terms, args[0]).is_some() => {
+                if is(terms, args[0], true) {
+                    args[1]
+                } else {
+                    args[2]
+                }
+            }
+            Op::Ite if args[1] == args[2] => args[1],
+            Op::BvSub => {
+                if let Op::Bv(c) = terms.op(args[1]) {
+                    let neg = terms.bv(c.neg());
+                    return self.offset(terms, args[0], neg);
+                }
+                terms.mk(op, args)
+            }
+            Op::BvAdd if args.len() == 2 => match (terms.op(args[0]), terms.op(args[1])) {
+                (_, Op::Bv(_)) => self.offset(terms, args[0], args[1]),
+                (Op::Bv(_), _) => self.offset(terms, args[1], args[0]),
+                _ => terms.mk(op, args),
+            },
+            // Unsigned: t > 0 iff t != 0, t <= 0 iff t = 0.
+            Op::BvUgt if matches!(terms.op(args[1]), Op::Bv(c) if c.is_zero()) => {
+                let e = self.equality(terms, args[0], args[1]);
+                terms.not(e)
+            }
+            Op::BvUle if matches!(terms.op(args[1]), Op::Bv(c) if c.is_zero()) => {
+                self.equality(terms, args[0], args[1])
+            }
+            Op::Eq if args.len() == 2 => self.equality(terms, args[0], args[1]),
+            Op::Distinct if args.len() == 2 => {
+                let e = self.equality(terms, args[0], args[1]);
+                terms.not(e)
+            }
+            _ => terms.mk(op, args),
+        }
+    }
+
+    /// `a + c` for a bit-vector constant `c`, offsets summed (`(x + 1) + 1`
+    /// is `x + 2`, `x - 1` is `x + (-1)`), so that a loop's repeated
+    /// updates give one literal per value instead of a tower of terms.
+    fn offset(&mut self, terms: &mut Terms, a: Term, c: Term) -> Term {
+        let Op::Bv(cv) = terms.op(c).clone() else {
+            unreachable!("called with a constant")
+        };
+        if let (Op::BvAdd, [x, y]) = (terms.op(a), terms.args(a)) {
+            let (x, y) = (*x, *y);
+            if let Op::Bv(inner) = terms.op(y).clone() {
+                let sum = terms.bv(inner.add(&cv));
+                return self.offset(terms, x, sum);
+            }
+        }
+        if cv.is_zero() {
+            return a;
+        }
+        terms.mk(Op::BvAdd, &[a, c])
+    }
+
+    /// `a = b`, where an `ite` of constants compared with a constant
+    /// becomes its condition (C's `(c ? 1 : 0) != 0`).
+    fn equality(&mut self, terms: &mut Terms, a: Term, b: Term) -> Term {
+        if a == b {
+            return terms.bool(true);
+        }
+        let (a, b) = if constant_value(terms, a).is_some() {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        if *terms.op(a) == Op::Ite && constant_value(terms, b).is_some() {
+            let (c, x, y) = (terms.args(a)[0], terms.args(a)[1], terms.args(a)[2]);
+            if constant_value(terms, x).is_some() && constant_value(terms, y).is_some() {
+                return match (x == b, y == b) {
+                    (true, true) => terms.bool(true),
+                    (true, false) => c,
+                    (false, true) => terms.not(c),
+                    (false, false) => terms.bool(false),
+                };
+            }
+        }
+        if let (Op::BvAdd, Op::Bv(k)) = (terms.op(a).clone(), terms.op(b).clone()) {
+            let (x, y) = (terms.args(a)[0], terms.args(a)[1]);
+            if let Op::Bv(c) = terms.op(y).clone() {
+                let moved = terms.bv(k.sub(&c));
+                return self.equality(terms, x, moved);
+            }
+        }
+        if *terms.op(a) == Op::Bool(true) {
+            return b;
+        }
+        if *terms.op(b) == Op::Bool(true) {
+            return a;
+        }
+        let (x, y) = if a < b { (a, b) } else { (b, a) };
+        terms.eq(x, y)
+    }
+}
+
+/// Adds the literals of the conjunction `t` to `out` (conjunctions and
+/// negated disjunctions flattened, `true` dropped).
+pub fn literals(terms: &mut Terms, t: Term, out: &mut Vec<Term>) {
+    match terms.op(t) {
+        Op::Bool(true) => {}
+        Op::And => {
+            for a in terms.args(t).to_vec() {
+                literals(terms, a, out);
+            }
+        }
+        Op::Not if *terms.op(terms.args(t)[0]) == Op::Or => {
+            for a in terms.args(terms.args(t)[0]).to_vec() {
+                let n = terms.not(a);
+                literals(terms, n, out);
+            }
+        }
+        _ => out.push(t),
+    }
+}
+
+/// The choice-free paths of `command`, summarised by symbolic execution,
+/// at most `cap` of them (`None` beyond); `fresh` names havoc variables.
+pub fn paths(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    command: &Command,
+    cap: usize,
+    fresh: &mut dyn FnMut(&mut Terms, Term) -> Term,
+) -> Option<Vec<Path>> {
+    let mut out = Vec::new();
+    for basics in split(command, cap)? {
+        let mut after: HashMap<Term, Term> = HashMap::new();
+        let mut guard = Vec::new();
+        let mut havocs = Vec::new();
+        for b in &basics {
+            match b {
+                Command::Assume(c) => {
+                    let g = terms.substitute(&[*c], &after)[0];
+                    let g = norm.normalize(terms, g);
+                    literals(terms, g, &mut guard);
+                }
+                Command::Assign(x, e) => {
+                    let v = terms.substitute(&[*e], &after)[0];
+                    let v = norm.normalize(terms, v);
+                    after.insert(*x, v);
+                }
+                Command::Havoc(x) => {
+                    let h = fresh(terms, *x);
+                    havocs.push(h);
+                    after.insert(*x, h);
+                }
+                Command::Seq(_) | Command::Choice(_) => unreachable!("split paths are flat"),
+            }
+        }
+        guard.sort_unstable();
+        guard.dedup();
+        let infeasible = guard.iter().any(|&g| *terms.op(g) == Op::Bool(false));
+        out.push(Path {
+            guard,
+            after,
+            havocs,
+            infeasible,
+        });
+    }
+    Some(out)
+}
