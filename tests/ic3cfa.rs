@@ -302,3 +302,70 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
         "{verdicts:?}"
     );
 }
+
+/// A hand-built automaton whose per-location invariant is known:
+/// `x = 0; while (x < 10) x = x + 1; assert(x == 10);` over 8-bit `x`,
+/// the loop head a self-loop as LBE leaves it. Every `x > 10` at the head
+/// reaches the error in one step and every `x <= 10` is reachable, so any
+/// invariant that proves the program is exactly `x <= 10` there.
+#[test]
+fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
+    let mut cfa = Cfa::default();
+    let x = cfa.terms.var("x", Sort::BitVec(8));
+    cfa.vars.push(x);
+    let (entry, head, error) = (
+        cfa.add_location("entry"),
+        cfa.add_location("head"),
+        cfa.add_location("error"),
+    );
+    cfa.init = entry;
+    cfa.error = error;
+    let c = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(8, v));
+    let (zero, one, ten) = (c(&mut cfa, 0), c(&mut cfa, 1), c(&mut cfa, 10));
+    cfa.add_edge(entry, Command::Assign(x, zero), head);
+    let below = cfa.terms.mk(Op::BvUlt, &[x, ten]);
+    let step = cfa.terms.mk(Op::BvAdd, &[x, one]);
+    cfa.add_edge(
+        head,
+        Command::Seq(vec![Command::Assume(below), Command::Assign(x, step)]),
+        head,
+    );
+    let done = cfa.terms.not(below);
+    let equal = cfa.terms.eq(x, ten);
+    let wrong = cfa.terms.not(equal);
+    cfa.add_edge(
+        head,
+        Command::Seq(vec![Command::Assume(done), Command::Assume(wrong)]),
+        error,
+    );
+    let ts = encode(&cfa);
+    let budget = Budget::with_timeout(Duration::from_secs(60));
+    let (verdict, _) = ic3cfa::check(
+        &cfa,
+        &ts,
+        Ic3CfaOptions {
+            predecessor_cubes: true,
+            drop_literals: true,
+        },
+        Backend::Invar,
+        &budget,
+        &mut |_| {},
+    );
+    let CfaVerdict::Safe {
+        store, invariant, ..
+    } = verdict
+    else {
+        panic!("not proved: {verdict:?}");
+    };
+    let locations = cfa.live_locations();
+    let index = locations.iter().position(|&l| l == head).unwrap() as u64;
+    let width = store.sort(ts.states[0].var).bv_width().unwrap();
+    for v in 0..256u64 {
+        let mut ev = Evaluator::new(&store);
+        ev.set(ts.states[0].var, Value::Bv(BvValue::from_u64(width, index)));
+        ev.set(ts.states[1].var, Value::Bool(true));
+        ev.set(x, Value::Bv(BvValue::from_u64(8, v)));
+        let holds = ev.eval(invariant).unwrap() == Value::Bool(true);
+        assert_eq!(holds, v <= 10, "x = {v}");
+    }
+}
