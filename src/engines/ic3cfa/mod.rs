@@ -187,9 +187,6 @@ struct Engine<'a> {
     top: usize,
     /// Checks of solvers already dropped (rebuilt).
     old_checks: u64,
-    /// Print obligations and lemmas on stderr (INVAR_IC3CFA_TRACE; for
-    /// debugging, engines otherwise never print).
-    trace: bool,
 }
 
 /// Runs IC3CFA on `cfa`, whose encoding (`ir::cfa::encode`) is `ts`.
@@ -272,7 +269,6 @@ impl<'a> Engine<'a> {
             stats: CfaStats::default(),
             top: 0,
             old_checks: 0,
-            trace: std::env::var_os("INVAR_IC3CFA_TRACE").is_some(),
         })
     }
 
@@ -564,16 +560,6 @@ impl<'a> Engine<'a> {
             self.check_budget()?;
             self.stats.obligations += 1;
             let (loc, cube) = (obligations[id].loc, obligations[id].cube.clone());
-            if self.trace {
-                let p = crate::formats::smtlib::print::Printer::new(&self.terms);
-                let lits: Vec<String> = cube.iter().map(|&t| p.term(t).to_string()).collect();
-                eprintln!(
-                    "ob L{} level {level} depth {}: {}",
-                    loc,
-                    obligations[id].depth,
-                    lits.join(" ")
-                );
-            }
             if loc == self.init {
                 return Ok(Some(id));
             }
@@ -594,11 +580,6 @@ impl<'a> Engine<'a> {
                             Blocking::Blocked(_) => at += 1,
                             Blocking::Predecessor { .. } => break,
                         }
-                    }
-                    if self.trace {
-                        let p = crate::formats::smtlib::print::Printer::new(&self.terms);
-                        let lits: Vec<String> = g.iter().map(|&t| p.term(t).to_string()).collect();
-                        eprintln!("  lemma L{loc} level {at}: {}", lits.join(" "));
                     }
                     self.add_lemma(loc, g, at);
                     if at < self.top {
