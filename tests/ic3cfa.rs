@@ -13,7 +13,8 @@
 //! `INVAR_IC3CFA_RANDOM=N` runs N automata (default 60); the seed is fixed.
 
 use invar::check::word;
-use invar::engines::ic3cfa::{self, CfaVerdict, Ic3CfaOptions};
+use invar::engines::ic3cfa::{self, Ic3CfaOptions};
+use invar::engines::InvariantVerdict;
 use invar::ir::bv::BvValue;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::{Cfa, Command, Loc};
@@ -213,7 +214,7 @@ fn decide(cfa: &Cfa, reach: &HashSet<(Loc, Vals)>, options: Ic3CfaOptions, name:
     let (verdict, _) = ic3cfa::check(cfa, &ts, options, Backend::Invar, &budget, &mut |_| {});
     let error_reachable = reach.iter().any(|(l, _)| *l == cfa.error);
     match verdict {
-        CfaVerdict::Unsafe(trace) => {
+        InvariantVerdict::Unsafe(trace) => {
             assert!(
                 error_reachable,
                 "{name}: a trace, but the error is unreachable"
@@ -222,7 +223,7 @@ fn decide(cfa: &Cfa, reach: &HashSet<(Loc, Vals)>, options: Ic3CfaOptions, name:
             assert_eq!(reached.step + 1, trace.len(), "{name}");
             false
         }
-        CfaVerdict::Safe {
+        InvariantVerdict::Safe {
             store, invariant, ..
         } => {
             assert!(!error_reachable, "{name}: safe, but the error is reachable");
@@ -266,7 +267,7 @@ fn decide(cfa: &Cfa, reach: &HashSet<(Loc, Vals)>, options: Ic3CfaOptions, name:
             }
             true
         }
-        CfaVerdict::Unknown(reason) => panic!("{name}: unknown ({reason})"),
+        InvariantVerdict::Unknown(reason) => panic!("{name}: unknown ({reason})"),
     }
 }
 
@@ -351,7 +352,7 @@ fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
         &budget,
         &mut |_| {},
     );
-    let CfaVerdict::Safe {
+    let InvariantVerdict::Safe {
         store, invariant, ..
     } = verdict
     else {

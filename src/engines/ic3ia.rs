@@ -61,7 +61,7 @@ use crate::engines::ic3::{
     Consecution, Counterexample, Cube, Domain, Found, Frames, Ic3, Ic3Options, Ic3Stats,
     Interrupted, Model, StateLit, Step, Target, Want,
 };
-use crate::engines::Limits;
+use crate::engines::{InvariantVerdict, Limits};
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
@@ -74,26 +74,6 @@ use std::time::{Duration, Instant};
 
 /// Push/pop scopes a solver may close before it is rebuilt.
 const REBUILD_AFTER: usize = 1000;
-
-/// What IC3+IA concluded.
-#[derive(Clone, Debug)]
-pub enum IaVerdict {
-    /// The property holds: `invariant`, a term of `store` over the system's
-    /// state variables, is inductive and excludes the bad states.
-    Safe {
-        /// The engine's term store (it extends the system's), which holds
-        /// the invariant.
-        store: Box<Terms>,
-        /// The invariant.
-        invariant: Term,
-        /// Number of lemmas (clauses over predicates) in it.
-        lemmas: usize,
-    },
-    /// A counterexample (not yet replayed).
-    Unsafe(WordTrace),
-    /// No conclusion, with the reason.
-    Unknown(String),
-}
 
 /// Counters of a run.
 #[derive(Clone, Debug, Default)]
@@ -1062,12 +1042,15 @@ pub fn check(
     budget: &Budget,
     max_depth: Option<usize>,
     progress: &mut dyn FnMut(&str),
-) -> Result<(IaVerdict, IaStats), String> {
+) -> Result<(InvariantVerdict, IaStats), String> {
     if let Some(reason) = smt::kind::unsupported(ts) {
-        return Ok((IaVerdict::Unknown(reason), IaStats::default()));
+        return Ok((InvariantVerdict::Unknown(reason), IaStats::default()));
     }
     if super::sabotaged_unknown() {
-        return Ok((IaVerdict::Unknown("sabotaged".into()), IaStats::default()));
+        return Ok((
+            InvariantVerdict::Unknown("sabotaged".into()),
+            IaStats::default(),
+        ));
     }
     let start = Instant::now();
     let domain = Predicates::new(ts, watched, backend, budget)?;
@@ -1106,14 +1089,16 @@ pub fn check(
         start.elapsed()
     ));
     let verdict = match found {
-        Ok(Some(Found::Trace(trace))) => IaVerdict::Unsafe(trace),
-        Ok(Some(Found::Proof(cubes))) => IaVerdict::Safe {
+        Ok(Some(Found::Trace(trace))) => InvariantVerdict::Unsafe(trace),
+        Ok(Some(Found::Proof(cubes))) => InvariantVerdict::Safe {
             invariant: domain.invariant(&cubes),
             store: Box::new(domain.u.terms().clone()),
             lemmas: cubes.len(),
         },
-        Ok(None) => IaVerdict::Unknown(format!("no proof within {} frames", stats.ic3.frames)),
-        Err(Interrupted) => IaVerdict::Unknown(match domain.gave_up.take() {
+        Ok(None) => {
+            InvariantVerdict::Unknown(format!("no proof within {} frames", stats.ic3.frames))
+        }
+        Err(Interrupted) => InvariantVerdict::Unknown(match domain.gave_up.take() {
             Some(why) => why,
             None => budget.reason().to_string(),
         }),

@@ -44,6 +44,27 @@ pub enum Proof {
     Invariant(Vec<Vec<(usize, bool)>>),
 }
 
+/// What a word-level engine that proves by invariants (IC3+IA, IC3CFA)
+/// concluded.
+#[derive(Clone, Debug)]
+pub enum InvariantVerdict {
+    /// The property holds: `invariant`, a term of `store` over the system's
+    /// state variables, is inductive and excludes the bad states.
+    Safe {
+        /// The engine's term store (it extends the system's), which holds
+        /// the invariant.
+        store: Box<crate::ir::term::Terms>,
+        /// The invariant.
+        invariant: crate::ir::term::Term,
+        /// Number of lemmas (clauses) in it.
+        lemmas: usize,
+    },
+    /// A counterexample (not yet replayed).
+    Unsafe(crate::ir::ts::WordTrace),
+    /// No conclusion, with the reason.
+    Unknown(String),
+}
+
 /// Budgets shared by all engines.
 #[derive(Clone, Debug)]
 pub struct Limits {

@@ -14,15 +14,17 @@ use crate::bitblast::bitblast;
 use crate::cfront::types::CType;
 use crate::check::{invariant, kinduction, replay, smt_proof, word};
 use crate::engines::ic3::{self, Ic3Options};
-use crate::engines::ic3cfa::{self, CfaVerdict};
-use crate::engines::ic3ia::{self, IaVerdict};
+use crate::engines::ic3cfa;
+use crate::engines::ic3ia;
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
-use crate::engines::{bmc, AbstractionStats, Limits, Outcome, Proof, Stats, Verdict};
+use crate::engines::{
+    bmc, AbstractionStats, InvariantVerdict, Limits, Outcome, Proof, Stats, Verdict,
+};
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::cfa::Cfa;
-use crate::ir::term::{Op, Sort, Term};
+use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
 use crate::preprocess::prepare::{prepare, PrepareOptions};
@@ -638,10 +640,7 @@ pub fn check_program(
         // IC3CFA first, for a tenth of the time left (10 s without a
         // limit): what it decides alone on the C set it decides within a
         // second (docs/ARCHITECTURE.md, Programs).
-        let slice = match request.budget.deadline() {
-            Some(d) => d.saturating_duration_since(Instant::now()) / 10,
-            None => Duration::from_secs(10),
-        };
+        let slice = tenth_of_time_left(request);
         let sliced = Request {
             budget: request.budget.child().narrowed(slice),
             ..request.clone()
@@ -674,10 +673,7 @@ fn relaxed_proof(
     log: Log,
 ) -> Result<Option<Run>, String> {
     let start = Instant::now();
-    let slice = match request.budget.deadline() {
-        Some(d) => d.saturating_duration_since(start) / 10,
-        None => Duration::from_secs(10),
-    };
+    let slice = tenth_of_time_left(request);
     let budget = request.budget.child().narrowed(slice);
     let props = &request.properties;
     let backend = request.smt;
@@ -690,19 +686,19 @@ fn relaxed_proof(
         &mut |line| log(&format!("relaxation: ic3ia: {line}")),
     )?;
     let (store, invariant, lemmas) = match verdict {
-        IaVerdict::Safe {
+        InvariantVerdict::Safe {
             store,
             invariant,
             lemmas,
         } => (store, invariant, lemmas),
-        IaVerdict::Unsafe(trace) => {
+        InvariantVerdict::Unsafe(trace) => {
             log(&format!(
                 "relaxation: unsafe over the integers or overflows in {} steps; machine integers next",
                 trace.len()
             ));
             return Ok(None);
         }
-        IaVerdict::Unknown(reason) => {
+        InvariantVerdict::Unknown(reason) => {
             log(&format!(
                 "relaxation: no invariant over the integers ({reason}); machine integers next"
             ));
@@ -725,24 +721,17 @@ fn relaxed_proof(
             return Ok(None);
         }
     };
-    let function = smt_proof::certificate_function(ts, &terms, image);
     // The check gets a slice of its own: a candidate the solver cannot
     // settle quickly is not worth the bit-level engines' time.
     let deadline = request.budget.narrowed(slice).deadline();
-    match smt_proof::check_certificate(ts, &function, props, backend.name(), deadline) {
-        Ok(checker) => {
+    match certified(ts, &terms, image, lemmas, request, deadline) {
+        Ok((answer, checker)) => {
             log(&format!(
                 "relaxation: the invariant of {lemmas} clauses over the integers holds on the machine integers (confirmed by {checker})"
             ));
             let stats = ia_stats(&ia, start.elapsed());
             Ok(Some(Run {
-                answer: Answer::Safe {
-                    evidence: Evidence::WordInvariant {
-                        clauses: lemmas,
-                        text: function,
-                    },
-                    checker: checker.to_string(),
-                },
+                answer,
                 engine: "ic3ia-int",
                 stats,
                 circuit: None,
@@ -755,6 +744,40 @@ fn relaxed_proof(
             Ok(None)
         }
     }
+}
+
+/// A tenth of the time left to `request` (10 s without a limit): the share
+/// of a phase of `auto` for C that runs before the next.
+fn tenth_of_time_left(request: &Request) -> Duration {
+    match request.budget.deadline() {
+        Some(d) => d.saturating_duration_since(Instant::now()) / 10,
+        None => Duration::from_secs(10),
+    }
+}
+
+/// The SAFE answer of an engine's invariant (a term of `store` over `ts`'s
+/// state variables, `lemmas` clauses) once its certificate is confirmed on
+/// `ts` by the word-level proof checker before `deadline`, and who confirmed
+/// it. The certificate's text is all the checker takes from the engine.
+fn certified(
+    ts: &Ts,
+    store: &Terms,
+    invariant: Term,
+    lemmas: usize,
+    request: &Request,
+    deadline: Option<Instant>,
+) -> Result<(Answer, &'static str), smt_proof::ProofError> {
+    let function = smt_proof::certificate_function(ts, store, invariant);
+    let props = &request.properties;
+    let checker = smt_proof::check_certificate(ts, &function, props, request.smt.name(), deadline)?;
+    let answer = Answer::Safe {
+        evidence: Evidence::WordInvariant {
+            clauses: lemmas,
+            text: function,
+        },
+        checker: checker.to_string(),
+    };
+    Ok((answer, checker))
 }
 
 /// The run's counters from IC3+IA's, with the run's wall time.
@@ -811,35 +834,27 @@ fn check_ic3cfa_until(
     stats.sat.time = cs.smt_time;
     stats.program = Some(cs.clone());
     let answer = match verdict {
-        CfaVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3cfa")?,
-        CfaVerdict::Safe {
+        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3cfa")?,
+        InvariantVerdict::Safe {
             store,
             invariant,
             lemmas,
         } => {
-            let function = smt_proof::certificate_function(ts, &store, invariant);
-            let check_deadline = match check_time {
+            let deadline = match check_time {
                 Some(t) => Some(Instant::now() + t),
                 None => budget.deadline(),
             };
-            match smt_proof::check_certificate(ts, &function, props, backend.name(), check_deadline)
-            {
-                Ok(checker) => {
+            match certified(ts, &store, invariant, lemmas, request, deadline) {
+                Ok((answer, checker)) => {
                     log(&format!(
                         "ic3cfa: the invariant of {lemmas} lemmas is confirmed by {checker}"
                     ));
-                    Answer::Safe {
-                        evidence: Evidence::WordInvariant {
-                            clauses: lemmas,
-                            text: function,
-                        },
-                        checker: checker.to_string(),
-                    }
+                    answer
                 }
                 Err(e) => unconfirmed("the IC3CFA invariant", &e, budget),
             }
         }
-        CfaVerdict::Unknown(reason) => Answer::Unknown(reason),
+        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
     };
     Ok(Run {
         answer,
@@ -862,33 +877,21 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
     })?;
     let stats = ia_stats(&ia, start.elapsed());
     let answer = match verdict {
-        IaVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3ia")?,
-        IaVerdict::Safe {
+        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3ia")?,
+        InvariantVerdict::Safe {
             store,
             invariant,
             lemmas,
-        } => {
-            // The certificate, checked on the model as read: the function
-            // text is all the checker takes from the engine.
-            let function = smt_proof::certificate_function(ts, &store, invariant);
-            let deadline = budget.deadline();
-            match smt_proof::check_certificate(ts, &function, props, backend.name(), deadline) {
-                Ok(checker) => {
-                    log(&format!(
-                        "ic3ia: the invariant of {lemmas} clauses is confirmed by {checker}"
-                    ));
-                    Answer::Safe {
-                        evidence: Evidence::WordInvariant {
-                            clauses: lemmas,
-                            text: function,
-                        },
-                        checker: checker.to_string(),
-                    }
-                }
-                Err(e) => unconfirmed("the IC3+IA invariant", &e, budget),
+        } => match certified(ts, &store, invariant, lemmas, request, budget.deadline()) {
+            Ok((answer, checker)) => {
+                log(&format!(
+                    "ic3ia: the invariant of {lemmas} clauses is confirmed by {checker}"
+                ));
+                answer
             }
-        }
-        IaVerdict::Unknown(reason) => Answer::Unknown(reason),
+            Err(e) => unconfirmed("the IC3+IA invariant", &e, budget),
+        },
+        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
     };
     Ok(Run {
         answer,

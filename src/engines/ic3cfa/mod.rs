@@ -40,10 +40,11 @@
 
 pub mod path;
 
+use crate::engines::InvariantVerdict;
 use crate::ir::cfa::{Cfa, Loc};
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Term, Terms};
-use crate::ir::ts::{Ts, WordTrace};
+use crate::ir::ts::Ts;
 use crate::smt::unfold::Unfolding;
 use crate::smt::{self, SmtResult, SmtSolver};
 use crate::util::budget::Budget;
@@ -76,25 +77,6 @@ impl Default for Ic3CfaOptions {
             drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
         }
     }
-}
-
-/// What IC3CFA concluded.
-#[derive(Clone, Debug)]
-pub enum CfaVerdict {
-    /// The error location is unreachable: `invariant`, a term of `store`
-    /// over the encoded system's state variables, is inductive there.
-    Safe {
-        /// The engine's store (it extends the system's).
-        store: Box<Terms>,
-        /// The invariant of the encoded system.
-        invariant: Term,
-        /// Number of lemmas in it.
-        lemmas: usize,
-    },
-    /// A counterexample of the encoded system (not yet replayed).
-    Unsafe(WordTrace),
-    /// No conclusion, and why.
-    Unknown(String),
 }
 
 /// Counters of a run.
@@ -189,6 +171,15 @@ struct Engine<'a> {
     old_checks: u64,
 }
 
+/// The literals of `cube` whose images along a path (`images`, in the same
+/// order) are in `needed`.
+fn whose_images(cube: &[Term], images: &[Term], needed: &HashSet<Term>) -> Vec<Term> {
+    (cube.iter().zip(images))
+        .filter(|(_, i)| needed.contains(i))
+        .map(|(&c, _)| c)
+        .collect()
+}
+
 /// Runs IC3CFA on `cfa`, whose encoding (`ir::cfa::encode`) is `ts`.
 pub fn check(
     cfa: &Cfa,
@@ -197,17 +188,20 @@ pub fn check(
     backend: smt::Backend,
     budget: &Budget,
     progress: &mut dyn FnMut(&str),
-) -> (CfaVerdict, CfaStats) {
+) -> (InvariantVerdict, CfaStats) {
     if crate::engines::sabotaged_unknown() {
-        return (CfaVerdict::Unknown("sabotaged".into()), CfaStats::default());
+        return (
+            InvariantVerdict::Unknown("sabotaged".into()),
+            CfaStats::default(),
+        );
     }
     let mut engine = match Engine::new(cfa, ts, options, backend, budget) {
         Ok(e) => e,
-        Err(reason) => return (CfaVerdict::Unknown(reason), CfaStats::default()),
+        Err(reason) => return (InvariantVerdict::Unknown(reason), CfaStats::default()),
     };
     let verdict = match engine.run(progress) {
         Ok(v) => v,
-        Err(Interrupted(reason)) => CfaVerdict::Unknown(reason),
+        Err(Interrupted(reason)) => InvariantVerdict::Unknown(reason),
     };
     engine.stats.checks = engine.old_checks
         + (engine.solvers.iter().flatten())
@@ -376,11 +370,7 @@ impl<'a> Engine<'a> {
             if let Some(m) = self.subsumed_in_frame(from, level, &wp) {
                 self.stats.syntactic += 1;
                 let used: HashSet<Term> = self.lemmas[from][m].cube.iter().copied().collect();
-                let core = (cube.iter().zip(&images))
-                    .filter(|(_, i)| used.contains(i))
-                    .map(|(&c, _)| c)
-                    .collect();
-                return Ok(Query::Blocked(core));
+                return Ok(Query::Blocked(whose_images(cube, &images, &used)));
             }
         }
         let self_loop = self.edges[edge].to == from;
@@ -415,12 +405,7 @@ impl<'a> Engine<'a> {
         let raw: Result<Raw, Interrupted> = match answer {
             SmtResult::Unsat => {
                 let core: HashSet<Term> = smt.unsat_core().into_iter().collect();
-                Ok(Raw::Core(
-                    (cube.iter().zip(&images))
-                        .filter(|(_, i)| core.contains(i))
-                        .map(|(&c, _)| c)
-                        .collect(),
-                ))
+                Ok(Raw::Core(whose_images(cube, &images, &core)))
             }
             SmtResult::Sat if !want_pred => Ok(Raw::Model(Vec::new())),
             SmtResult::Sat => havocs
@@ -633,7 +618,7 @@ impl<'a> Engine<'a> {
         Ok(None)
     }
 
-    fn run(&mut self, progress: &mut dyn FnMut(&str)) -> Result<CfaVerdict, Interrupted> {
+    fn run(&mut self, progress: &mut dyn FnMut(&str)) -> Result<InvariantVerdict, Interrupted> {
         let paths: usize = self.edges.iter().map(|e| e.paths.len()).sum();
         progress(&format!(
             "{} locations, {} edges, {paths} choice-free paths",
@@ -679,7 +664,7 @@ impl<'a> Engine<'a> {
     }
 
     /// `¬valid ∨ ⋀_l (pc = l ⇒ F(level, l))` over the encoded system.
-    fn invariant(&mut self, level: usize) -> CfaVerdict {
+    fn invariant(&mut self, level: usize) -> InvariantVerdict {
         let pc = self.ts.states[0].var;
         let valid = self.ts.states[1].var;
         let width = self.terms.sort(pc).bv_width().expect("pc is a bit-vector");
@@ -706,7 +691,7 @@ impl<'a> Engine<'a> {
         }
         parts.push(self.terms.and_all(&conj));
         let invariant = self.terms.or_all(&parts);
-        CfaVerdict::Safe {
+        InvariantVerdict::Safe {
             store: Box::new(self.terms.clone()),
             invariant,
             lemmas: count,
@@ -719,7 +704,7 @@ impl<'a> Engine<'a> {
         &mut self,
         locs: &[usize],
         _edges: &[usize],
-    ) -> Result<CfaVerdict, Interrupted> {
+    ) -> Result<InvariantVerdict, Interrupted> {
         let mut u = Unfolding::new(self.ts);
         let mut smt = self
             .backend
@@ -753,9 +738,9 @@ impl<'a> Engine<'a> {
             SmtResult::Sat => {
                 let trace = crate::smt::kind::read_trace(smt.as_mut(), &mut u, steps)
                     .map_err(Interrupted)?;
-                Ok(CfaVerdict::Unsafe(trace))
+                Ok(InvariantVerdict::Unsafe(trace))
             }
-            SmtResult::Unsat => Ok(CfaVerdict::Unknown(format!(
+            SmtResult::Unsat => Ok(InvariantVerdict::Unknown(format!(
                 "internal error: the path of {} locations found by IC3CFA is not a path of the encoded system",
                 locs.len()
             ))),
