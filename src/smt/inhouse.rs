@@ -126,7 +126,6 @@ impl InvarSmt {
     pub fn new(budget: Budget) -> InvarSmt {
         let mut core = Core::new(budget.clone());
         core.set_theory(Box::new(Arith::default()));
-        core.decide_inputs_only(true);
         let tru = core.new_var();
         Solver::add_clause(&mut core, &[tru]);
         InvarSmt {
@@ -647,6 +646,16 @@ impl SmtSolver for InvarSmt {
                 Err(Unsupported(why)) => return SmtResult::Unknown(why),
             }
         }
+        // Deciding inputs only keeps branch and bound from drifting once
+        // arithmetic is in play; on bit-vectors alone it starves CDCL of
+        // the comparator and adder gates it would branch on (docs/
+        // ARCHITECTURE.md). `INVAR_SMT_DECIDE` overrides, for measuring.
+        let inputs_only = match std::env::var("INVAR_SMT_DECIDE").as_deref() {
+            Ok("all") => false,
+            Ok("inputs") => true,
+            _ => !self.named.is_empty(),
+        };
+        self.core.decide_inputs_only(inputs_only);
         let result = self
             .core
             .solve_with_temporary(&lits, None, Roots::Assumptions);
