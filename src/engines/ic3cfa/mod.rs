@@ -41,6 +41,7 @@
 pub mod path;
 
 use crate::engines::InvariantVerdict;
+use crate::ir::bv::BvValue;
 use crate::ir::cfa::{Cfa, Loc};
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Term, Terms};
@@ -68,6 +69,9 @@ pub struct Ic3CfaOptions {
     pub predecessor_cubes: bool,
     /// Drop literals after the cores (IC3's `down` without CTGs).
     pub drop_literals: bool,
+    /// Weaken a lemma's `x = c` over bit-vectors to the fewest low bits of
+    /// `x` that keep it blocked (`x mod 2^k = c mod 2^k`).
+    pub low_bits: bool,
 }
 
 impl Default for Ic3CfaOptions {
@@ -75,6 +79,7 @@ impl Default for Ic3CfaOptions {
         Ic3CfaOptions {
             predecessor_cubes: std::env::var_os("INVAR_IC3CFA_NO_PREDCUBES").is_none(),
             drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
+            low_bits: std::env::var_os("INVAR_IC3CFA_NO_LOWBITS").is_none(),
         }
     }
 }
@@ -335,11 +340,48 @@ impl<'a> Engine<'a> {
         self.norm.normalize(&mut self.terms, t)
     }
 
-    /// Is some lemma of F(level, l) a subset of `lits`?
-    fn subsumed_in_frame(&self, l: usize, level: usize, lits: &HashSet<Term>) -> Option<usize> {
+    /// Is some lemma of F(level, l) a subset of `lits` (keys: the literals
+    /// and those they imply, see [`Engine::implied`])?
+    fn subsumed_in_frame(
+        &self,
+        l: usize,
+        level: usize,
+        lits: &HashMap<Term, Term>,
+    ) -> Option<usize> {
         (self.lemmas[l].iter().enumerate())
-            .find(|(_, m)| m.level >= level && m.cube.iter().all(|x| lits.contains(x)))
+            .find(|(_, m)| m.level >= level && m.cube.iter().all(|x| lits.contains_key(x)))
             .map(|(i, _)| i)
+    }
+
+    /// Each of `lits` mapped to itself, and, with the low-bits weakening on,
+    /// each literal `t[k-1:0] = c[k-1:0]` that a literal `t = c` implies
+    /// (k below the width) mapped to that literal: a lemma
+    /// weakened to low bits is then found inside a cube by its identity,
+    /// as predecessor cubes need.
+    fn implied(&mut self, lits: &[Term]) -> HashMap<Term, Term> {
+        let mut map: HashMap<Term, Term> = lits.iter().map(|&t| (t, t)).collect();
+        if self.options.low_bits {
+            for &lit in lits {
+                if let Some((t, c)) = self.bv_equality(lit) {
+                    for k in 1..c.width() {
+                        let weaker = self.low_bits(t, &c, k);
+                        map.entry(weaker).or_insert(lit);
+                    }
+                }
+            }
+        }
+        map
+    }
+
+    /// `t[k-1:0] = c[k-1:0]`.
+    fn low_bits(&mut self, t: Term, c: &BvValue, k: u32) -> Term {
+        let low = self.terms.mk(Op::Extract(k - 1, 0), &[t]);
+        let mut bits = BvValue::zero(k);
+        for i in 0..k {
+            bits.set_bit(i, c.bit(i));
+        }
+        let value = self.terms.bv(bits);
+        self.terms.eq(low, value)
     }
 
     /// Is any state of F(level, from) ∧ wp(path, cube) (∧ ¬cube on a
@@ -366,10 +408,12 @@ impl<'a> Engine<'a> {
         }
         let guard = self.edges[edge].paths[path].guard.clone();
         if self.options.predecessor_cubes && from != self.init {
-            let wp: HashSet<Term> = guard.iter().chain(&images).copied().collect();
+            let wp_lits: Vec<Term> = guard.iter().chain(&images).copied().collect();
+            let wp = self.implied(&wp_lits);
             if let Some(m) = self.subsumed_in_frame(from, level, &wp) {
                 self.stats.syntactic += 1;
-                let used: HashSet<Term> = self.lemmas[from][m].cube.iter().copied().collect();
+                let used: HashSet<Term> =
+                    (self.lemmas[from][m].cube.iter()).map(|x| wp[x]).collect();
                 return Ok(Query::Blocked(whose_images(cube, &images, &used)));
             }
         }
@@ -509,12 +553,88 @@ impl<'a> Engine<'a> {
                 Blocking::Predecessor { .. } => i += 1,
             }
         }
+        if self.options.low_bits {
+            core = self.weaken_to_low_bits(l, core, level)?;
+        }
         Ok(core)
     }
 
+    /// Weakens each literal `t = c` (bit-vectors, `c` constant) of a
+    /// blocked cube to `t[k-1:0] = c[k-1:0]` for the smallest k below the
+    /// width that keeps the cube blocked.
+    ///
+    /// Predecessor cubes fix values (`y = 6`), and a word literal can only
+    /// be dropped whole, so a property that rests on a residue (`y` stays
+    /// odd when it grows by `2·n`) is otherwise learnt one value at a time.
+    /// The weaker literal still contains the cube's states, so the lemma
+    /// still excludes the obligation. More low bits make a smaller cube,
+    /// which is blocked more easily, so the widest candidate is tried first
+    /// (one failed query settles most literals) and the smallest k that
+    /// works is then found by bisection.
+    fn weaken_to_low_bits(
+        &mut self,
+        l: usize,
+        mut core: Vec<Term>,
+        level: usize,
+    ) -> Result<Vec<Term>, Interrupted> {
+        for lit in core.clone() {
+            let Some((t, c)) = self.bv_equality(lit) else {
+                continue;
+            };
+            let ks: Vec<u32> = (1..c.width()).collect();
+            // ks[hi] keeps the cube blocked (with the cube it gives); ks[i]
+            // for i < lo does not.
+            let (mut lo, mut hi) = (0, ks.len());
+            let mut best = None;
+            while lo < hi {
+                self.check_budget()?;
+                if !core.contains(&lit) {
+                    break;
+                }
+                let mid = if best.is_none() {
+                    hi - 1
+                } else {
+                    (lo + hi) / 2
+                };
+                let weaker = self.low_bits(t, &c, ks[mid]);
+                let candidate: Vec<Term> = (core.iter())
+                    .map(|&x| if x == lit { weaker } else { x })
+                    .collect();
+                match self.blocked(l, &candidate, level, false)? {
+                    Blocking::Blocked(smaller) => {
+                        best = Some(smaller);
+                        hi = mid;
+                    }
+                    Blocking::Predecessor { .. } if best.is_none() => break,
+                    Blocking::Predecessor { .. } => lo = mid + 1,
+                }
+            }
+            if let Some(smaller) = best {
+                core = smaller;
+            }
+        }
+        Ok(core)
+    }
+
+    /// `(t, c)` when `lit` is `t = c` or `c = t` over bit-vectors of width
+    /// at least 2 with `c` a constant and `t` not.
+    fn bv_equality(&self, lit: Term) -> Option<(Term, BvValue)> {
+        if *self.terms.op(lit) != Op::Eq {
+            return None;
+        }
+        let (a, b) = (self.terms.args(lit)[0], self.terms.args(lit)[1]);
+        let (t, c) = match (self.terms.op(a), self.terms.op(b)) {
+            (Op::Bv(_), Op::Bv(_)) => return None,
+            (_, Op::Bv(c)) => (a, c),
+            (Op::Bv(c), _) => (b, c),
+            _ => return None,
+        };
+        (c.width() >= 2).then(|| (t, c.clone()))
+    }
+
     /// Is `cube` at `l` already excluded from F(level) by a lemma?
-    fn already_blocked(&self, l: usize, cube: &[Term], level: usize) -> bool {
-        let set: HashSet<Term> = cube.iter().copied().collect();
+    fn already_blocked(&mut self, l: usize, cube: &[Term], level: usize) -> bool {
+        let set = self.implied(cube);
         self.subsumed_in_frame(l, level, &set).is_some()
     }
 

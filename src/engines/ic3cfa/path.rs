@@ -202,12 +202,69 @@ impl Normalizer {
             Op::BvUle if matches!(terms.op(args[1]), Op::Bv(c) if c.is_zero()) => {
                 self.equality(terms, args[0], args[1])
             }
+            Op::BvMul if args.len() == 2 => {
+                for (c, x) in [(args[0], args[1]), (args[1], args[0])] {
+                    match terms.op(c) {
+                        Op::Bv(v) if v.is_zero() => return c,
+                        Op::Bv(v) if v.to_u64() == Some(1) => return x,
+                        _ => {}
+                    }
+                }
+                terms.mk(op, args)
+            }
+            Op::Extract(hi, 0) => self.low_bits(terms, hi + 1, args[0]),
             Op::Eq if args.len() == 2 => self.equality(terms, args[0], args[1]),
             Op::Distinct if args.len() == 2 => {
                 let e = self.equality(terms, args[0], args[1]);
                 terms.not(e)
             }
             _ => terms.mk(op, args),
+        }
+    }
+
+    /// The low `k` bits of `a` (normalised). They depend only on the low
+    /// `k` bits of the operands of `+`, `-`, `·` and the bitwise operators,
+    /// so the extraction moves into them: the image of a lemma on `y`'s low
+    /// bits under `y := y + 2·h` is again a literal on `y`'s low bits, which
+    /// predecessor cubes can find by identity.
+    fn low_bits(&mut self, terms: &mut Terms, k: u32, a: Term) -> Term {
+        let width = terms.sort(a).bv_width().expect("a bit-vector");
+        if k == width {
+            return a;
+        }
+        let op = terms.op(a).clone();
+        let inner = terms.args(a).to_vec();
+        match op {
+            Op::BvAdd
+            | Op::BvSub
+            | Op::BvMul
+            | Op::BvNeg
+            | Op::BvNot
+            | Op::BvAnd
+            | Op::BvOr
+            | Op::BvXor => {
+                let low: Vec<Term> = (inner.iter())
+                    .map(|&x| self.low_bits(terms, k, x))
+                    .collect();
+                let t = terms.mk(op, &low);
+                self.normalize(terms, t)
+            }
+            Op::Extract(_, 0) => self.low_bits(terms, k, inner[0]),
+            Op::ZeroExtend(_) | Op::SignExtend(_) => {
+                let w = terms.sort(inner[0]).bv_width().expect("a bit-vector");
+                if k <= w {
+                    self.low_bits(terms, k, inner[0])
+                } else {
+                    terms.mk(Op::Extract(k - 1, 0), &[a])
+                }
+            }
+            _ => {
+                let t = terms.mk(Op::Extract(k - 1, 0), &[a]);
+                match constant_value(terms, a) {
+                    Some(_) => self.normalize(terms, t),
+                    None => t,
+                }
+            }
         }
     }
 
@@ -336,4 +393,44 @@ pub fn paths(
         });
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::bv::BvValue;
+    use crate::ir::term::Sort;
+
+    /// Low bits move into sums and products: `(y + 2·h)[0:0]` is `y[0:0]`,
+    /// and every rewritten term keeps its value on all 8-bit inputs.
+    #[test]
+    fn low_bits_move_into_arithmetic() {
+        let mut terms = Terms::new();
+        let mut norm = Normalizer::default();
+        let (y, h) = (
+            terms.var("y", Sort::BitVec(8)),
+            terms.var("h", Sort::BitVec(8)),
+        );
+        let c = |terms: &mut Terms, v: u64| terms.bv(BvValue::from_u64(8, v));
+        let (two, three) = (c(&mut terms, 2), c(&mut terms, 3));
+        let twice = terms.mk(Op::BvMul, &[two, h]);
+        let sum = terms.mk(Op::BvAdd, &[y, twice]);
+        let parity = terms.mk(Op::Extract(0, 0), &[sum]);
+        let y0 = terms.mk(Op::Extract(0, 0), &[y]);
+        assert_eq!(norm.normalize(&mut terms, parity), y0);
+        let thrice = terms.mk(Op::BvMul, &[three, h]);
+        let diff = terms.mk(Op::BvSub, &[y, thrice]);
+        let low = terms.mk(Op::Extract(2, 0), &[diff]);
+        let wide = terms.mk(Op::ZeroExtend(8), &[sum]);
+        let low_wide = terms.mk(Op::Extract(3, 0), &[wide]);
+        for t in [parity, low, low_wide] {
+            let n = norm.normalize(&mut terms, t);
+            for (vy, vh) in (0..256u64).flat_map(|a| [(a, 7), (a, 200), (255 - a, a)]) {
+                let mut ev = Evaluator::new(&terms);
+                ev.set(y, Value::Bv(BvValue::from_u64(8, vy)));
+                ev.set(h, Value::Bv(BvValue::from_u64(8, vh)));
+                assert_eq!(ev.eval(t).unwrap(), ev.eval(n).unwrap(), "y={vy} h={vh}");
+            }
+        }
+    }
 }
