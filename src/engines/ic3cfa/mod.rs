@@ -174,6 +174,9 @@ struct Engine<'a> {
     top: usize,
     /// Checks of solvers already dropped (rebuilt).
     old_checks: u64,
+    /// `(t, k)` for every lemma literal `t[k-1:0] = d`: the only low-bit
+    /// literals [`Engine::implied`] needs to build.
+    low_bit_lemmas: HashSet<(Term, u32)>,
 }
 
 /// The literals of `cube` whose images along a path (`images`, in the same
@@ -268,6 +271,7 @@ impl<'a> Engine<'a> {
             stats: CfaStats::default(),
             top: 0,
             old_checks: 0,
+            low_bit_lemmas: HashSet::new(),
         })
     }
 
@@ -355,17 +359,21 @@ impl<'a> Engine<'a> {
 
     /// Each of `lits` mapped to itself, and, with the low-bits weakening on,
     /// each literal `t[k-1:0] = c[k-1:0]` that a literal `t = c` implies
-    /// (k below the width) mapped to that literal: a lemma
-    /// weakened to low bits is then found inside a cube by its identity,
-    /// as predecessor cubes need.
+    /// mapped to that literal, for the k some lemma uses on `t` (only those:
+    /// building every k for every literal would grow the term store by
+    /// about three terms per bit and literal): a lemma weakened to low bits
+    /// is then found inside a cube by its identity, as predecessor cubes
+    /// need.
     fn implied(&mut self, lits: &[Term]) -> HashMap<Term, Term> {
         let mut map: HashMap<Term, Term> = lits.iter().map(|&t| (t, t)).collect();
         if self.options.low_bits {
             for &lit in lits {
                 if let Some((t, c)) = self.bv_equality(lit) {
                     for k in 1..c.width() {
-                        let weaker = self.low_bits(t, &c, k);
-                        map.entry(weaker).or_insert(lit);
+                        if self.low_bit_lemmas.contains(&(t, k)) {
+                            let weaker = self.low_bits(t, &c, k);
+                            map.entry(weaker).or_insert(lit);
+                        }
                     }
                 }
             }
@@ -649,6 +657,17 @@ impl<'a> Engine<'a> {
         let guarded = self.guarded(&cube, level);
         if let Some(s) = self.solvers[l].as_mut() {
             s.smt.assert(&self.terms, guarded);
+        }
+        for &lit in &cube {
+            if *self.terms.op(lit) != Op::Eq {
+                continue;
+            }
+            for &side in self.terms.args(lit) {
+                if let Op::Extract(hi, 0) = *self.terms.op(side) {
+                    let inner = self.terms.args(side)[0];
+                    self.low_bit_lemmas.insert((inner, hi + 1));
+                }
+            }
         }
         self.lemmas[l].push(Lemma { cube, level });
         self.stats.lemmas += 1;
