@@ -13,13 +13,14 @@
 //! `INVAR_IC3CFA_RANDOM=N` runs N automata (default 60); the seed is fixed.
 
 use invar::check::word;
-use invar::engines::ic3cfa::{self, Ic3CfaOptions};
+use invar::engines::ic3cfa::{self, CfaStats, Ic3CfaOptions};
 use invar::engines::InvariantVerdict;
 use invar::ir::bv::BvValue;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::{Cfa, Command, Loc};
 use invar::ir::term::eval::{Evaluator, Value};
 use invar::ir::term::{Op, Sort, Term, Terms};
+use invar::ir::ts::Ts;
 use invar::smt::Backend;
 use invar::util::budget::Budget;
 use invar::util::rng::Rng;
@@ -311,6 +312,82 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
     );
 }
 
+/// An automaton with the locations `entry` (initial), `head` and `error`,
+/// and the program variables `vars`.
+fn three_locations(vars: &[(&str, u32)]) -> (Cfa, Vec<Term>, [Loc; 3]) {
+    let mut cfa = Cfa::default();
+    let terms: Vec<Term> = (vars.iter())
+        .map(|&(name, width)| cfa.terms.var(name, Sort::BitVec(width)))
+        .collect();
+    cfa.vars.extend(&terms);
+    let locations = [
+        cfa.add_location("entry"),
+        cfa.add_location("head"),
+        cfa.add_location("error"),
+    ];
+    cfa.init = locations[0];
+    cfa.error = locations[2];
+    (cfa, terms, locations)
+}
+
+/// What a proof of a hand-built automaton gives to check.
+struct Proved {
+    ts: Ts,
+    store: Box<Terms>,
+    invariant: Term,
+    stats: CfaStats,
+}
+
+/// Proves `cfa` with every improvement on (panics otherwise).
+fn prove(cfa: &Cfa) -> Proved {
+    let ts = encode(cfa);
+    let budget = Budget::with_timeout(Duration::from_secs(60));
+    let (verdict, stats) = ic3cfa::check(
+        cfa,
+        &ts,
+        Ic3CfaOptions {
+            predecessor_cubes: true,
+            drop_literals: true,
+            low_bits: true,
+        },
+        Backend::Invar,
+        &budget,
+        &mut |_| {},
+    );
+    let InvariantVerdict::Safe {
+        store, invariant, ..
+    } = verdict
+    else {
+        panic!("not proved: {verdict:?}");
+    };
+    Proved {
+        ts,
+        store,
+        invariant,
+        stats,
+    }
+}
+
+impl Proved {
+    /// Whether the invariant holds at `loc` when `var` is `value` and every
+    /// other program variable is 0.
+    fn holds_at(&self, cfa: &Cfa, loc: Loc, var: Term, value: u64) -> bool {
+        let index = cfa.live_locations().iter().position(|&l| l == loc).unwrap() as u64;
+        let [pc, valid, program @ ..] = &self.ts.states[..] else {
+            panic!("pc, valid and the program's variables");
+        };
+        let width = |t: Term| self.store.sort(t).bv_width().unwrap();
+        let mut ev = Evaluator::new(&self.store);
+        ev.set(pc.var, Value::Bv(BvValue::from_u64(width(pc.var), index)));
+        ev.set(valid.var, Value::Bool(true));
+        for s in program {
+            let v = if s.var == var { value } else { 0 };
+            ev.set(s.var, Value::Bv(BvValue::from_u64(width(s.var), v)));
+        }
+        ev.eval(self.invariant).unwrap() == Value::Bool(true)
+    }
+}
+
 /// A hand-built automaton whose per-location invariant is known:
 /// `x = 0; while (x < 10) x = x + 1; assert(x == 10);` over 8-bit `x`,
 /// the loop head a self-loop as LBE leaves it. Every `x > 10` at the head
@@ -318,16 +395,8 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
 /// invariant that proves the program is exactly `x <= 10` there.
 #[test]
 fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
-    let mut cfa = Cfa::default();
-    let x = cfa.terms.var("x", Sort::BitVec(8));
-    cfa.vars.push(x);
-    let (entry, head, error) = (
-        cfa.add_location("entry"),
-        cfa.add_location("head"),
-        cfa.add_location("error"),
-    );
-    cfa.init = entry;
-    cfa.error = error;
+    let (mut cfa, vars, [entry, head, error]) = three_locations(&[("x", 8)]);
+    let x = vars[0];
     let c = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(8, v));
     let (zero, one, ten) = (c(&mut cfa, 0), c(&mut cfa, 1), c(&mut cfa, 10));
     cfa.add_edge(entry, Command::Assign(x, zero), head);
@@ -346,36 +415,9 @@ fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
         Command::Seq(vec![Command::Assume(done), Command::Assume(wrong)]),
         error,
     );
-    let ts = encode(&cfa);
-    let budget = Budget::with_timeout(Duration::from_secs(60));
-    let (verdict, _) = ic3cfa::check(
-        &cfa,
-        &ts,
-        Ic3CfaOptions {
-            predecessor_cubes: true,
-            drop_literals: true,
-            low_bits: true,
-        },
-        Backend::Invar,
-        &budget,
-        &mut |_| {},
-    );
-    let InvariantVerdict::Safe {
-        store, invariant, ..
-    } = verdict
-    else {
-        panic!("not proved: {verdict:?}");
-    };
-    let locations = cfa.live_locations();
-    let index = locations.iter().position(|&l| l == head).unwrap() as u64;
-    let width = store.sort(ts.states[0].var).bv_width().unwrap();
+    let proved = prove(&cfa);
     for v in 0..256u64 {
-        let mut ev = Evaluator::new(&store);
-        ev.set(ts.states[0].var, Value::Bv(BvValue::from_u64(width, index)));
-        ev.set(ts.states[1].var, Value::Bool(true));
-        ev.set(x, Value::Bv(BvValue::from_u64(8, v)));
-        let holds = ev.eval(invariant).unwrap() == Value::Bool(true);
-        assert_eq!(holds, v <= 10, "x = {v}");
+        assert_eq!(proved.holds_at(&cfa, head, x, v), v <= 10, "x = {v}");
     }
 }
 
@@ -389,18 +431,8 @@ fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
 #[test]
 fn ic3cfa_learns_a_residue_from_low_bits() {
     const W: u32 = 12;
-    let mut cfa = Cfa::default();
-    let y = cfa.terms.var("y", Sort::BitVec(W));
-    let h = cfa.terms.var("h", Sort::BitVec(W));
-    cfa.vars.push(y);
-    cfa.vars.push(h);
-    let (entry, head, error) = (
-        cfa.add_location("entry"),
-        cfa.add_location("head"),
-        cfa.add_location("error"),
-    );
-    cfa.init = entry;
-    cfa.error = error;
+    let (mut cfa, vars, [entry, head, error]) = three_locations(&[("y", W), ("h", W)]);
+    let (y, h) = (vars[0], vars[1]);
     let c = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(W, v));
     let (zero, one, two) = (c(&mut cfa, 0), c(&mut cfa, 1), c(&mut cfa, 2));
     cfa.add_edge(entry, Command::Assign(y, one), head);
@@ -413,40 +445,10 @@ fn ic3cfa_learns_a_residue_from_low_bits() {
     );
     let is_zero = cfa.terms.eq(y, zero);
     cfa.add_edge(head, Command::Assume(is_zero), error);
-    let ts = encode(&cfa);
-    let budget = Budget::with_timeout(Duration::from_secs(60));
-    let (verdict, stats) = ic3cfa::check(
-        &cfa,
-        &ts,
-        Ic3CfaOptions {
-            predecessor_cubes: true,
-            drop_literals: true,
-            low_bits: true,
-        },
-        Backend::Invar,
-        &budget,
-        &mut |_| {},
-    );
+    let proved = prove(&cfa);
     // Measured: 3 lemmas with the weakening, 4,097 without (one per value).
-    assert!(stats.lemmas <= 10, "{} lemmas", stats.lemmas);
-    let InvariantVerdict::Safe {
-        store, invariant, ..
-    } = verdict
-    else {
-        panic!("not proved: {verdict:?}");
-    };
-    let locations = cfa.live_locations();
-    let index = locations.iter().position(|&l| l == head).unwrap() as u64;
-    let width = store.sort(ts.states[0].var).bv_width().unwrap();
+    assert!(proved.stats.lemmas <= 10, "{} lemmas", proved.stats.lemmas);
     for v in 0..(1u64 << W) {
-        let mut ev = Evaluator::new(&store);
-        ev.set(ts.states[0].var, Value::Bv(BvValue::from_u64(width, index)));
-        ev.set(ts.states[1].var, Value::Bool(true));
-        for s in &ts.states[2..] {
-            let value = if s.var == y { v } else { 0 };
-            ev.set(s.var, Value::Bv(BvValue::from_u64(W, value)));
-        }
-        let holds = ev.eval(invariant).unwrap() == Value::Bool(true);
-        assert_eq!(holds, v % 2 == 1, "y = {v}");
+        assert_eq!(proved.holds_at(&cfa, head, y, v), v % 2 == 1, "y = {v}");
     }
 }
