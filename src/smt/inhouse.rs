@@ -90,6 +90,9 @@ pub struct InvarSmt {
     stats: SolverStats,
     /// The budget the core polls, for the reason of an interrupted check.
     budget: Budget,
+    /// Whether checks decide inputs only, when `INVAR_SMT_DECIDE` forces
+    /// it (read once); otherwise the rule in [`SmtSolver::check`].
+    forced_inputs_only: Option<bool>,
 }
 
 /// What [`SmtSolver::value`] computed in the current model. IC3+IA reads
@@ -148,6 +151,11 @@ impl InvarSmt {
             model: ModelCache::default(),
             budget,
             tru,
+            forced_inputs_only: match std::env::var("INVAR_SMT_DECIDE").as_deref() {
+                Ok("all") => Some(false),
+                Ok("inputs") => Some(true),
+                _ => None,
+            },
             stats: SolverStats::default(),
         }
     }
@@ -650,11 +658,7 @@ impl SmtSolver for InvarSmt {
         // arithmetic is in play; on bit-vectors alone it starves CDCL of
         // the comparator and adder gates it would branch on (docs/
         // ARCHITECTURE.md). `INVAR_SMT_DECIDE` overrides, for measuring.
-        let inputs_only = match std::env::var("INVAR_SMT_DECIDE").as_deref() {
-            Ok("all") => false,
-            Ok("inputs") => true,
-            _ => !self.named.is_empty(),
-        };
+        let inputs_only = (self.forced_inputs_only).unwrap_or(!self.named.is_empty());
         self.core.decide_inputs_only(inputs_only);
         let result = self
             .core

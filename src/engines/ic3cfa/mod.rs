@@ -174,9 +174,9 @@ struct Engine<'a> {
     top: usize,
     /// Checks of solvers already dropped (rebuilt).
     old_checks: u64,
-    /// `(t, k)` for every lemma literal `t[k-1:0] = d`: the only low-bit
-    /// literals [`Engine::implied`] needs to build.
-    low_bit_lemmas: HashSet<(Term, u32)>,
+    /// For each term `t`, every k of a lemma literal `t[k-1:0] = d`: the
+    /// only low-bit literals [`Engine::implied`] needs to build.
+    low_bit_lemmas: HashMap<Term, Vec<u32>>,
 }
 
 /// The literals of `cube` whose images along a path (`images`, in the same
@@ -271,7 +271,7 @@ impl<'a> Engine<'a> {
             stats: CfaStats::default(),
             top: 0,
             old_checks: 0,
-            low_bit_lemmas: HashSet::new(),
+            low_bit_lemmas: HashMap::new(),
         })
     }
 
@@ -368,13 +368,15 @@ impl<'a> Engine<'a> {
         let mut map: HashMap<Term, Term> = lits.iter().map(|&t| (t, t)).collect();
         if self.options.low_bits {
             for &lit in lits {
-                if let Some((t, c)) = self.bv_equality(lit) {
-                    for k in 1..c.width() {
-                        if self.low_bit_lemmas.contains(&(t, k)) {
-                            let weaker = self.low_bits(t, &c, k);
-                            map.entry(weaker).or_insert(lit);
-                        }
-                    }
+                let Some((t, c)) = self.bv_equality(lit) else {
+                    continue;
+                };
+                let Some(ks) = self.low_bit_lemmas.get(&t) else {
+                    continue;
+                };
+                for k in ks.clone() {
+                    let weaker = self.low_bits(t, &c, k);
+                    map.entry(weaker).or_insert(lit);
                 }
             }
         }
@@ -589,32 +591,31 @@ impl<'a> Engine<'a> {
             let Some((t, c)) = self.bv_equality(lit) else {
                 continue;
             };
-            let ks: Vec<u32> = (1..c.width()).collect();
-            // ks[hi] keeps the cube blocked (with the cube it gives); ks[i]
-            // for i < lo does not.
-            let (mut lo, mut hi) = (0, ks.len());
+            // Bit counts below `lo` fail; `hi` is the smallest that has
+            // kept the cube blocked (`best` the cube it gave).
+            let (mut lo, mut hi) = (1, c.width());
             let mut best = None;
             while lo < hi {
                 self.check_budget()?;
                 if !core.contains(&lit) {
                     break;
                 }
-                let mid = if best.is_none() {
+                let k = if best.is_none() {
                     hi - 1
                 } else {
                     (lo + hi) / 2
                 };
-                let weaker = self.low_bits(t, &c, ks[mid]);
+                let weaker = self.low_bits(t, &c, k);
                 let candidate: Vec<Term> = (core.iter())
                     .map(|&x| if x == lit { weaker } else { x })
                     .collect();
                 match self.blocked(l, &candidate, level, false)? {
                     Blocking::Blocked(smaller) => {
                         best = Some(smaller);
-                        hi = mid;
+                        hi = k;
                     }
                     Blocking::Predecessor { .. } if best.is_none() => break,
-                    Blocking::Predecessor { .. } => lo = mid + 1,
+                    Blocking::Predecessor { .. } => lo = k + 1,
                 }
             }
             if let Some(smaller) = best {
@@ -665,7 +666,10 @@ impl<'a> Engine<'a> {
             for &side in self.terms.args(lit) {
                 if let Op::Extract(hi, 0) = *self.terms.op(side) {
                     let inner = self.terms.args(side)[0];
-                    self.low_bit_lemmas.insert((inner, hi + 1));
+                    let ks = self.low_bit_lemmas.entry(inner).or_default();
+                    if !ks.contains(&(hi + 1)) {
+                        ks.push(hi + 1);
+                    }
                 }
             }
         }
