@@ -174,8 +174,9 @@ struct Engine<'a> {
     top: usize,
     /// Checks of solvers already dropped (rebuilt).
     old_checks: u64,
-    /// For each term `t`, every k of a lemma literal `t[k-1:0] = d`: the
-    /// only low-bit literals [`Engine::implied`] needs to build.
+    /// For each term `t`, every k a lemma's literal `t = c` was weakened to
+    /// (`t[k-1:0] = c[k-1:0]`): the only low-bit literals
+    /// [`Engine::implied`] needs to build.
     low_bit_lemmas: HashMap<Term, Vec<u32>>,
 }
 
@@ -383,7 +384,8 @@ impl<'a> Engine<'a> {
         map
     }
 
-    /// `t[k-1:0] = c[k-1:0]`.
+    /// `t[k-1:0] = c[k-1:0]`, normalised like every other literal (images
+    /// are, and predecessor cubes compare literals by identity).
     fn low_bits(&mut self, t: Term, c: &BvValue, k: u32) -> Term {
         let low = self.terms.mk(Op::Extract(k - 1, 0), &[t]);
         let mut bits = BvValue::zero(k);
@@ -391,7 +393,8 @@ impl<'a> Engine<'a> {
             bits.set_bit(i, c.bit(i));
         }
         let value = self.terms.bv(bits);
-        self.terms.eq(low, value)
+        let literal = self.terms.eq(low, value);
+        self.norm.normalize(&mut self.terms, literal)
     }
 
     /// Is any state of F(level, from) ∧ wp(path, cube) (∧ ¬cube on a
@@ -620,6 +623,10 @@ impl<'a> Engine<'a> {
             }
             if let Some(smaller) = best {
                 core = smaller;
+                let ks = self.low_bit_lemmas.entry(t).or_default();
+                if !ks.contains(&hi) {
+                    ks.push(hi);
+                }
             }
         }
         Ok(core)
@@ -658,20 +665,6 @@ impl<'a> Engine<'a> {
         let guarded = self.guarded(&cube, level);
         if let Some(s) = self.solvers[l].as_mut() {
             s.smt.assert(&self.terms, guarded);
-        }
-        for &lit in &cube {
-            if *self.terms.op(lit) != Op::Eq {
-                continue;
-            }
-            for &side in self.terms.args(lit) {
-                if let Op::Extract(hi, 0) = *self.terms.op(side) {
-                    let inner = self.terms.args(side)[0];
-                    let ks = self.low_bit_lemmas.entry(inner).or_default();
-                    if !ks.contains(&(hi + 1)) {
-                        ks.push(hi + 1);
-                    }
-                }
-            }
         }
         self.lemmas[l].push(Lemma { cube, level });
         self.stats.lemmas += 1;
