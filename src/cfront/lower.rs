@@ -1197,6 +1197,25 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of a call that returns nothing (an `int` 0 nobody reads).
+    /// The one argument of a call of a verifier builtin (`assume`,
+    /// `assert`): a call with another count is a malformed program, not an
+    /// unsupported one, so it gets a located error.
+    fn only_argument(
+        &self,
+        call: &'a Node<CallExpression>,
+        name: &str,
+        span: Span,
+    ) -> Result<&'a Node<Expression>> {
+        match &call.node.arguments[..] {
+            [only] => Ok(only),
+            args => Err(FrontError::Syntax(format!(
+                "{}: `{name}` takes one argument, the call has {}",
+                self.line(span),
+                args.len()
+            ))),
+        }
+    }
+
     fn no_value(&mut self) -> (Term, CType) {
         (
             self.num.constant(&mut self.cfa.terms, 0, CType::INT),
@@ -1266,14 +1285,16 @@ impl<'a> Lowerer<'a> {
                 Ok(self.no_value())
             }
             ("__VERIFIER_assume", None) => {
-                let (v, ty) = self.expr(&call.node.arguments[0])?;
+                let cond = self.only_argument(call, name, span)?;
+                let (v, ty) = self.expr(cond)?;
                 let c = self.num.truth(&mut self.cfa.terms, v, ty);
                 self.emit(Command::Assume(c), span);
                 Ok(self.no_value())
             }
             ("__VERIFIER_assert" | "assert", None) => {
+                let cond = self.only_argument(call, name, span)?;
                 let (ok, fail) = (self.new_loc(span), self.cfa.error);
-                self.branch(&call.node.arguments[0], ok, fail)?;
+                self.branch(cond, ok, fail)?;
                 self.cur = ok;
                 Ok(self.no_value())
             }
