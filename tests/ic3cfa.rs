@@ -208,11 +208,30 @@ impl Gen {
     }
 }
 
-/// The verdict, with its evidence checked against the oracle.
-fn decide(cfa: &Cfa, reach: &HashSet<(Loc, Vals)>, options: Ic3CfaOptions, name: &str) -> bool {
+/// The verdict, with its evidence checked against the oracle, and the
+/// number of affine equalities the run put in its frames.
+fn decide(
+    cfa: &Cfa,
+    reach: &HashSet<(Loc, Vals)>,
+    options: Ic3CfaOptions,
+    name: &str,
+) -> (bool, u64) {
     let ts = encode(cfa);
     let budget = Budget::with_timeout(Duration::from_secs(30));
-    let (verdict, _) = ic3cfa::check(cfa, &ts, options, Backend::Invar, &budget, &mut |_| {});
+    let (verdict, stats) = ic3cfa::check(cfa, &ts, options, Backend::Invar, &budget, &mut |_| {});
+    (
+        decide_verdict(cfa, reach, &ts, verdict, name),
+        stats.equalities,
+    )
+}
+
+fn decide_verdict(
+    cfa: &Cfa,
+    reach: &HashSet<(Loc, Vals)>,
+    ts: &Ts,
+    verdict: InvariantVerdict,
+    name: &str,
+) -> bool {
     let error_reachable = reach.iter().any(|(l, _)| *l == cfa.error);
     match verdict {
         InvariantVerdict::Unsafe(trace) => {
@@ -220,7 +239,7 @@ fn decide(cfa: &Cfa, reach: &HashSet<(Loc, Vals)>, options: Ic3CfaOptions, name:
                 error_reachable,
                 "{name}: a trace, but the error is unreachable"
             );
-            let reached = word::replay(&ts, &trace, &[0]).expect("the trace replays");
+            let reached = word::replay(ts, &trace, &[0]).expect("the trace replays");
             assert_eq!(reached.step + 1, trace.len(), "{name}");
             false
         }
@@ -282,29 +301,41 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
         rng: Rng::new(0x1c3cfa),
     };
     let mut verdicts = [0usize; 2];
+    let mut with_equalities = [0usize; 2];
     for k in 0..count {
         let cfa = gen.cfa();
         let reach = reachable(&cfa);
         let name = format!("automaton {k}");
         let mut first = None;
-        for (pc, drop, low) in [
-            (true, true, true),
-            (true, true, false),
-            (false, true, true),
-            (true, false, true),
-            (false, false, false),
+        for (pc, drop, low, affine) in [
+            (true, true, true, true),
+            (true, true, false, true),
+            (false, true, true, true),
+            (true, false, true, true),
+            (true, true, true, false),
+            (false, false, false, false),
         ] {
             let options = Ic3CfaOptions {
                 predecessor_cubes: pc,
                 drop_literals: drop,
                 low_bits: low,
+                affine,
             };
-            let safe = decide(&cfa, &reach, options, &name);
+            let (safe, equalities) = decide(&cfa, &reach, options, &name);
             assert_eq!(*first.get_or_insert(safe), safe, "{name}: options disagree");
+            if equalities > 0 {
+                with_equalities[safe as usize] += 1;
+            }
         }
         verdicts[first.expect("decided") as usize] += 1;
     }
-    eprintln!("safe/unsafe: {} / {}", verdicts[1], verdicts[0]);
+    eprintln!(
+        "safe/unsafe: {} / {}; runs with affine equalities in their frames (safe/unsafe): {:?}",
+        verdicts[1], verdicts[0], with_equalities
+    );
+    // The affine equalities are part of the invariants checked above
+    // (every reachable state must satisfy them): some safe runs have them.
+    assert!(with_equalities[1] > count / 20, "{with_equalities:?}");
     // Both verdicts occur, so neither half of the check is vacuous.
     assert!(
         verdicts[0] > count / 10 && verdicts[1] > count / 10,
@@ -349,6 +380,7 @@ fn prove(cfa: &Cfa) -> Proved {
             predecessor_cubes: true,
             drop_literals: true,
             low_bits: true,
+            affine: true,
         },
         Backend::Invar,
         &budget,

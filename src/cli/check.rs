@@ -120,11 +120,12 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     let s = &run.stats;
     if let Some(c) = &s.program {
         eprintln!(
-            "invar: engine {}: {} frames, {} obligations, {} lemmas, {} SMT checks in {:.3}s, {} queries decided by a predecessor cube, engine time {:.3}s",
+            "invar: engine {}: {} frames, {} obligations, {} lemmas, {} affine equalities, {} SMT checks in {:.3}s, {} queries decided by a predecessor cube, engine time {:.3}s",
             run.engine,
             c.frames,
             c.obligations,
             c.lemmas,
+            c.equalities,
             c.checks,
             c.smt_time.as_secs_f64(),
             c.syntactic,
@@ -575,7 +576,8 @@ pub(super) fn summary(
         o.number("ic3cfa_frames", c.frames)
             .number("ic3cfa_obligations", c.obligations)
             .number("ic3cfa_lemmas", c.lemmas)
-            .number("ic3cfa_syntactic", c.syntactic);
+            .number("ic3cfa_syntactic", c.syntactic)
+            .number("ic3cfa_equalities", c.equalities);
     }
     o
 }

@@ -29,6 +29,10 @@
 //! - **Generalization**: the union of the paths' cores (each from the
 //!   failed assumptions, one per literal's image), then dropping literals
 //!   one at a time while all incoming edges still block.
+//! - **Affine equalities** (option `affine`): Karr's equalities of each
+//!   location (`ir::cfa::affine`) belong to all its frames, and `false` to
+//!   those of locations no path of edges reaches; they give relations such
+//!   as `k + j = i` that no WP literal names.
 //! - **Propagation** per location and level; F(k) = F(k+1) everywhere
 //!   ends the run with one invariant per location, returned as the
 //!   invariant of the encoded system `¬valid ∨ ⋀ (pc = l ⇒ inv_l)`
@@ -72,6 +76,10 @@ pub struct Ic3CfaOptions {
     /// Weaken a lemma's `x = c` over bit-vectors to the fewest low bits of
     /// `x` that keep it blocked (`x mod 2^k = c mod 2^k`).
     pub low_bits: bool,
+    /// Add the affine equalities of each location (Karr's analysis,
+    /// `ir::cfa::affine`) to all its frames: relations such as `k + j = i`
+    /// between counters that no WP literal names.
+    pub affine: bool,
 }
 
 impl Default for Ic3CfaOptions {
@@ -80,6 +88,7 @@ impl Default for Ic3CfaOptions {
             predecessor_cubes: std::env::var_os("INVAR_IC3CFA_NO_PREDCUBES").is_none(),
             drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
             low_bits: std::env::var_os("INVAR_IC3CFA_NO_LOWBITS").is_none(),
+            affine: std::env::var_os("INVAR_IC3CFA_NO_AFFINE").is_none(),
         }
     }
 }
@@ -97,6 +106,8 @@ pub struct CfaStats {
     pub checks: u64,
     /// Queries a predecessor cube decided without the solver.
     pub syntactic: u64,
+    /// Affine equalities added to the frames (all locations).
+    pub equalities: u64,
     /// Time in SMT checks.
     pub smt_time: Duration,
 }
@@ -178,6 +189,9 @@ struct Engine<'a> {
     /// (`t[k-1:0] = c[k-1:0]`): the only low-bit literals
     /// [`Engine::implied`] needs to build.
     low_bit_lemmas: HashMap<Term, Vec<u32>>,
+    /// Per location: affine equalities that hold at every reachable state
+    /// there, part of every frame but the initial location's F(0).
+    equalities: Vec<Vec<Term>>,
 }
 
 /// The literals of `cube` whose images along a path (`images`, in the same
@@ -254,6 +268,31 @@ impl<'a> Engine<'a> {
             });
         }
         let n = locs.len();
+        let mut equalities = vec![Vec::new(); n];
+        let mut count = 0;
+        if options.affine {
+            let found = crate::ir::cfa::affine::analyse_cfa(cfa);
+            for (i, l) in locs.iter().enumerate() {
+                let l = l.0 as usize;
+                // A location no path of edges reaches holds no state: its
+                // invariant is `false` (without it, an edge from it into a
+                // location with equalities breaks consecution).
+                if !found.reachable[l] {
+                    equalities[i].push(terms.bool(false));
+                    count += 1;
+                    continue;
+                }
+                for e in &found.equalities[l] {
+                    let t = e.term(&mut terms);
+                    equalities[i].push(norm.normalize(&mut terms, t));
+                    count += 1;
+                }
+            }
+        }
+        let stats = CfaStats {
+            equalities: count,
+            ..CfaStats::default()
+        };
         Ok(Engine {
             terms,
             ts,
@@ -269,10 +308,11 @@ impl<'a> Engine<'a> {
             options,
             backend,
             budget: budget.clone(),
-            stats: CfaStats::default(),
+            stats,
             top: 0,
             old_checks: 0,
             low_bit_lemmas: HashMap::new(),
+            equalities,
         })
     }
 
@@ -320,6 +360,13 @@ impl<'a> Engine<'a> {
             for (cube, level) in lemmas {
                 let guarded = self.guarded(&cube, level);
                 smt.assert(&self.terms, guarded);
+            }
+            // Invariants of the location: in every frame. (At the initial
+            // location, the level-0 query asks about every state; the
+            // analysis puts no equality there, since C variables start
+            // with any value.)
+            for &e in &self.equalities[l] {
+                smt.assert(&self.terms, e);
             }
             self.solvers[l] = Some(LocSolver { smt, scopes: 0 });
         }
@@ -812,11 +859,12 @@ impl<'a> Engine<'a> {
                 .filter(|m| m.level >= level)
                 .map(|m| m.cube.clone())
                 .collect();
-            if cubes.is_empty() {
+            if cubes.is_empty() && self.equalities[l].is_empty() {
                 continue;
             }
             count += cubes.len();
-            let clauses: Vec<Term> = cubes.iter().map(|c| self.clause(c)).collect();
+            let mut clauses: Vec<Term> = cubes.iter().map(|c| self.clause(c)).collect();
+            clauses.extend(self.equalities[l].iter().copied());
             let inv = self.terms.and_all(&clauses);
             let k = self
                 .terms

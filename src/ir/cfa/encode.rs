@@ -257,5 +257,18 @@ pub fn encode(cfa: &Cfa) -> Ts {
         name: "error".into(),
         term: bad,
     });
+    // The affine equalities among the variables at each location (Karr's
+    // analysis) are predicates for abstraction (VMT's `:predicate`): IC3+IA
+    // starts from relations such as `k + j = i` between counters, which
+    // its refinement, seeing paths of one length at a time, would learn as
+    // one bound per length.
+    for eqs in super::affine::analyse_cfa(cfa).equalities {
+        for e in eqs {
+            let t = e.term(&mut ts.terms);
+            if !ts.predicates.contains(&t) {
+                ts.predicates.push(t);
+            }
+        }
+    }
     ts
 }

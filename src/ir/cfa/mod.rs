@@ -3,6 +3,7 @@
 //! this form; large-block encoding ([`lbe`]) compresses it; [`encode`]
 //! turns it into a transition system.
 
+pub mod affine;
 pub mod encode;
 pub mod lbe;
 
