@@ -47,7 +47,7 @@ impl Equality {
         let mut right = Vec::new();
         for &(x, a) in &self.coefficients {
             let side = if a > 0 { &mut left } else { &mut right };
-            side.push(scaled(terms, &self.sort, x, a.unsigned_abs() as i128));
+            side.push(scaled(terms, &self.sort, x, a.abs()));
         }
         if self.constant != 0 || right.is_empty() {
             right.push(constant(terms, &self.sort, self.constant));
@@ -475,6 +475,10 @@ pub fn analyse_cfa(cfa: &Cfa) -> Affine {
         if let Ok(found) = analyse(cfa, &group) {
             for (loc, eqs) in found.into_iter().enumerate() {
                 for (a, c) in eqs {
+                    // `term` negates coefficients: i128::MIN has no negation.
+                    if a.contains(&i128::MIN) {
+                        continue;
+                    }
                     let coefficients: Vec<(Term, i128)> = (vars.iter().zip(&a))
                         .filter(|(_, &k)| k != 0)
                         .map(|(&v, &k)| (v, k))
