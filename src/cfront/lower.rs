@@ -1196,7 +1196,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The value of a call that returns nothing (an `int` 0 nobody reads).
     /// The one argument of a call of a verifier builtin (`assume`,
     /// `assert`): a call with another count is a malformed program, not an
     /// unsupported one, so it gets a located error.
@@ -1216,6 +1215,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The value of a call that returns nothing (an `int` 0 nobody reads).
     fn no_value(&mut self) -> (Term, CType) {
         (
             self.num.constant(&mut self.cfa.terms, 0, CType::INT),
