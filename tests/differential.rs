@@ -124,6 +124,7 @@ fn replayed_steps(a: &Aiger, props: &[usize], trace: &Trace, case: u64) -> usize
 #[test]
 fn engines_agree_with_each_other_and_with_explicit_search() {
     let (mut unsafe_cases, mut proved, mut proved_plain) = (0, 0, 0);
+    let mut windowed_longer = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
     let cases = (std::env::var("INVAR_AIG_RANDOM").ok())
         .and_then(|v| v.parse().ok())
@@ -154,6 +155,9 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         };
 
         let b = bmc::check(reduced, &limits);
+        // BMC whose every question runs out after one conflict, so that it
+        // widens its window at once (`engines::bmc`).
+        let windowed = bmc::check_with_first_limit(reduced, &limits, Some(1));
         let with_sp = kind::check(
             reduced,
             &KindOptions {
@@ -205,7 +209,16 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 ..Ic3Options::default()
             },
         );
-        for outcome in [&b, &with_sp, &plain, &ic3_ctg, &ic3_plain, &ic3_shared] {
+        let engines = [
+            &b,
+            &windowed,
+            &with_sp,
+            &plain,
+            &ic3_ctg,
+            &ic3_plain,
+            &ic3_shared,
+        ];
+        for (i, outcome) in engines.into_iter().enumerate() {
             match (&outcome.verdict, truth) {
                 (Verdict::Unsafe(trace), Some(len)) => {
                     let reached = replayed_steps(&file, &props, &restore.trace(trace), case);
@@ -215,7 +228,16 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     // and pass a bad state before their end (case 1882 of a
                     // 10,000-case run: 4 steps, bad after 3, the shortest);
                     // the pipeline cuts them there (verify::check_aiger).
-                    if outcome.engine == "ic3" {
+                    if i == 1 {
+                        // A window's model may be bad at a later depth than the
+                        // shortest counterexample's, never before its end.
+                        assert!(
+                            len <= reached && reached == trace.len(),
+                            "case {case}: windowed bmc trace of {} steps, bad after {reached}, shortest {len}",
+                            trace.len()
+                        );
+                        windowed_longer += usize::from(reached > len);
+                    } else if outcome.engine == "ic3" {
                         assert!(
                             len <= reached && reached <= trace.len(),
                             "case {case}: ic3 trace of {} steps, bad after {reached}, shortest {len}",
@@ -283,6 +305,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     "case {case}: simple-path k-induction is complete"
                 );
                 assert!(matches!(b.verdict, Verdict::Unknown(_)));
+                assert!(matches!(windowed.verdict, Verdict::Unknown(_)));
                 proved += 1;
                 proved_plain += matches!(plain.verdict, Verdict::Safe(_)) as usize;
             }
@@ -293,7 +316,10 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         unsafe_cases >= 50 && proved >= 50,
         "unsafe {unsafe_cases}, safe {proved}"
     );
-    eprintln!("unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain})");
+    eprintln!(
+        "unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain}); \
+         windowed bmc longer than the shortest {windowed_longer} times"
+    );
 }
 
 /// A wrong k must be rejected by the proof checker: it cannot be a rubber stamp.

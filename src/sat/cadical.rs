@@ -19,6 +19,7 @@ pub struct CadicalSolver {
     vars: u32,
     stats: SatStats,
     budget: Budget,
+    conflict_limit: Option<u64>,
 }
 
 impl CadicalSolver {
@@ -31,6 +32,7 @@ impl CadicalSolver {
             vars: 0,
             stats: SatStats::default(),
             budget,
+            conflict_limit: None,
         }
     }
 }
@@ -48,6 +50,13 @@ impl Solver for CadicalSolver {
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
         if self.budget.expired() {
             return SolveResult::Interrupted;
+        }
+        if let Some(limit) = self.conflict_limit {
+            // CaDiCaL's limits hold for the next call only.
+            let limit = i32::try_from(limit).unwrap_or(i32::MAX);
+            self.solver
+                .set_limit("conflicts", limit)
+                .expect("CaDiCaL knows the conflicts limit");
         }
         let start = Instant::now();
         let answer = self
@@ -71,6 +80,10 @@ impl Solver for CadicalSolver {
     fn value(&self, lit: Lit) -> bool {
         // Variables CaDiCaL never saw are unconstrained; any value is a model.
         self.solver.value(lit.dimacs()).unwrap_or(false)
+    }
+
+    fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.conflict_limit = limit;
     }
 
     fn failed(&self, lit: Lit) -> bool {

@@ -178,6 +178,11 @@ pub trait Solver: Send {
     fn try_unassign(&mut self, _lit: Lit) -> bool {
         false
     }
+    /// Limits each later solve call to `limit` conflicts, after which it
+    /// answers [`SolveResult::Interrupted`] (the caller tells this from a
+    /// spent budget by asking the budget); `None` lifts the limit. Backends
+    /// without conflict limits ignore it and search on.
+    fn set_conflict_limit(&mut self, _limit: Option<u64>) {}
     /// The backend's name.
     fn name(&self) -> &'static str;
 }
@@ -295,6 +300,22 @@ mod tests {
             pigeonhole(s.as_mut(), 12);
             budget.stop();
             assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{}", s.name());
+        }
+    }
+
+    /// BMC widens its question when one runs out of conflicts; the limit
+    /// must hold for each call and go when lifted.
+    #[test]
+    fn the_core_and_cadical_honour_a_conflict_limit_per_call() {
+        for backend in [Backend::Core, Backend::Cadical] {
+            let mut s = backend.create(Budget::unlimited());
+            // 7 pigeons in 6 holes need thousands of conflicts.
+            pigeonhole(s.as_mut(), 6);
+            s.set_conflict_limit(Some(10));
+            assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{}", s.name());
+            assert_eq!(s.solve(&[]), SolveResult::Interrupted, "{}", s.name());
+            s.set_conflict_limit(None);
+            assert_eq!(s.solve(&[]), SolveResult::Unsat, "{}", s.name());
         }
     }
 }

@@ -623,6 +623,10 @@ impl Solver for Core {
         ))
     }
 
+    fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        Core::set_conflict_limit(self, limit);
+    }
+
     fn pin_domain(&mut self, roots: &[Lit]) {
         Core::pin_domain(self, roots);
     }
