@@ -72,7 +72,10 @@ def run_invar(path, timeout, extra, replay, certify):
     binary = os.environ.get("INVAR") or os.path.join(ROOT, "target", "release", "invar")
     cert = None
     if certify:
-        handle, cert = tempfile.mkstemp(suffix=".aig")
+        # An AIGER proof's certificate is a witness circuit; any other
+        # model's is VMT text (for C, the encoding with the invariant).
+        suffix = ".aig" if path.endswith((".aig", ".aag")) else ".vmt"
+        handle, cert = tempfile.mkstemp(suffix=suffix)
         os.close(handle)
         os.unlink(cert)
         extra = extra + ["--certificate", cert]
@@ -105,8 +108,12 @@ def run_invar(path, timeout, extra, replay, certify):
         note = "replayed" if r.returncode == 0 else "REPLAY FAILED: " + r.stdout.strip()
     if verdict == "safe" and cert:
         if os.path.exists(cert):
-            r = subprocess.run([binary, "certify", path, cert], capture_output=True, text=True)
-            note = "certified" if r.returncode == 0 else "CERTIFICATE FAILED: " + r.stdout.strip()
+            # A C program's certificate holds its encoding, which is what
+            # `invar certify` checks the invariant against.
+            model = cert if path.endswith((".c", ".i")) else path
+            r = subprocess.run([binary, "certify", model, cert], capture_output=True, text=True)
+            note = "certified" if r.returncode == 0 else \
+                "CERTIFICATE FAILED: " + (r.stdout.strip() + " " + r.stderr.strip()).strip()
         else:
             note = "no certificate (k-induction proof)"
     if cert and os.path.exists(cert):
