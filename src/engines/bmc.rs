@@ -20,11 +20,10 @@
 //! of its model, which may be longer than the shortest one.
 
 use super::{interrupted_reason, Limits, Outcome, Stats, Verdict};
-use crate::ir::aig::Aig;
+use crate::ir::aig::{self, Aig};
 use crate::ir::trace::Trace;
 use crate::sat::tseitin::Unroller;
-use crate::sat::{SolveResult, Solver};
-use crate::util::budget::Budget;
+use crate::sat::{Lit, SolveResult, Solver};
 use std::time::Instant;
 
 /// What one BMC step found.
@@ -33,7 +32,7 @@ pub enum Step {
     Counterexample(Trace),
     /// No bad state at this depth.
     Clear,
-    /// The budget ran out.
+    /// The budget, or the question's conflict limit, ran out.
     Interrupted,
 }
 
@@ -46,7 +45,6 @@ pub struct Bmc<'a> {
     next_depth: usize,
     /// The deepest frame whose constraints are asserted, plus one.
     constrained: usize,
-    budget: Budget,
 }
 
 impl<'a> Bmc<'a> {
@@ -59,7 +57,6 @@ impl<'a> Bmc<'a> {
             unroller,
             next_depth: 0,
             constrained: 0,
-            budget: limits.budget.clone(),
         }
     }
 
@@ -70,11 +67,7 @@ impl<'a> Bmc<'a> {
 
     /// Checks for a counterexample of exactly `next_depth() + 1` steps.
     pub fn step(&mut self) -> Step {
-        let k = self.next_depth;
-        match self.solve_window(k, None) {
-            Some(step) => step,
-            None => unreachable!("no conflict limit was set"),
-        }
+        self.solve_window(self.next_depth, None)
     }
 
     /// Asserts the constraints of every frame up to `depth`.
@@ -90,16 +83,16 @@ impl<'a> Bmc<'a> {
     }
 
     /// Whether `lit` of frame `frame` holds in the last model.
-    fn holds(&mut self, lit: crate::ir::aig::Lit, frame: usize) -> bool {
+    fn holds(&mut self, lit: aig::Lit, frame: usize) -> bool {
         let solver = self.solver.as_mut();
         let l = self.unroller.encode(solver, lit, frame);
         solver.value(l)
     }
 
     /// Asks for a bad state at some depth from `next_depth()` to `last`
-    /// within `conflicts` conflicts; `None` if the limit ran out. An UNSAT
-    /// answer clears every depth of the window.
-    fn solve_window(&mut self, last: usize, conflicts: Option<u64>) -> Option<Step> {
+    /// within `conflicts` conflicts ([`Step::Interrupted`] when they or the
+    /// budget run out). An UNSAT answer clears every depth of the window.
+    fn solve_window(&mut self, last: usize, conflicts: Option<u64>) -> Step {
         let first = self.next_depth;
         // Every question is about depth `first` or later, so the constraints
         // up to it hold for good; those of later frames only for the depths
@@ -114,19 +107,27 @@ impl<'a> Bmc<'a> {
             // the disjuncts' definitions are dead once it clears or grows.
             let active = solver.new_var();
             let mut window = vec![!active];
-            let mut constraints = Vec::new();
+            // `held` ⇒ the constraints of frames first+1..=j, a chain
+            // through the window.
+            let mut held: Option<Lit> = None;
             for j in first..=last {
                 let bad = self.unroller.encode(solver, aig.bad[0], j);
-                if j > first {
+                if j > first && !aig.constraints.is_empty() {
+                    let now = solver.new_var();
                     for &c in &aig.constraints {
-                        constraints.push(self.unroller.encode(solver, c, j));
+                        let c = self.unroller.encode(solver, c, j);
+                        solver.add_clause(&[!now, c]);
                     }
+                    if let Some(before) = held {
+                        solver.add_clause(&[!now, before]);
+                    }
+                    held = Some(now);
                 }
                 // disjunct ⇒ bad at j ∧ the constraints of frames first+1..=j.
                 let disjunct = solver.new_var();
                 solver.add_clause(&[!disjunct, bad]);
-                for &c in &constraints {
-                    solver.add_clause(&[!disjunct, c]);
+                if let Some(h) = held {
+                    solver.add_clause(&[!disjunct, h]);
                 }
                 window.push(disjunct);
             }
@@ -153,7 +154,7 @@ impl<'a> Bmc<'a> {
                 let hit =
                     hit.expect("a model of the window has a constrained path bad at one depth");
                 let solver = self.solver.as_mut();
-                Some(Step::Counterexample(self.unroller.trace(solver, hit + 1)))
+                Step::Counterexample(self.unroller.trace(solver, hit + 1))
             }
             SolveResult::Unsat => {
                 // Every later question asserts the constraints up to its
@@ -166,10 +167,9 @@ impl<'a> Bmc<'a> {
                     solver.add_clause(&[!bad]);
                 }
                 self.next_depth = last + 1;
-                Some(Step::Clear)
+                Step::Clear
             }
-            SolveResult::Interrupted if conflicts.is_some() && !self.budget.expired() => None,
-            SolveResult::Interrupted => Some(Step::Interrupted),
+            SolveResult::Interrupted => Step::Interrupted,
         }
     }
 
@@ -225,10 +225,13 @@ pub fn check_with_first_limit(aig: &Aig, limits: &Limits, first: Option<u64>) ->
         }
         last = last.max(bmc.next_depth());
         match bmc.solve_window(last, conflicts) {
-            Some(Step::Counterexample(trace)) => break Verdict::Unsafe(trace),
-            Some(Step::Clear) => {}
-            Some(Step::Interrupted) => break Verdict::Unknown(interrupted_reason(&limits.budget)),
-            None => {
+            Step::Counterexample(trace) => break Verdict::Unsafe(trace),
+            Step::Clear => {}
+            Step::Interrupted if limits.budget.expired() || conflicts.is_none() => {
+                break Verdict::Unknown(interrupted_reason(&limits.budget))
+            }
+            Step::Interrupted => {
+                // Out of conflicts: widen the window, double the limit.
                 if limits.max_depth.is_none_or(|m| last < m) {
                     last += 1;
                 }
