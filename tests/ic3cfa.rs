@@ -307,15 +307,17 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
         let reach = reachable(&cfa);
         let name = format!("automaton {k}");
         let mut first = None;
-        for (pc, drop, low, affine) in [
-            (true, true, true, true),
-            (true, true, false, true),
-            (false, true, true, true),
-            (true, false, true, true),
-            (true, true, true, false),
-            (false, false, false, false),
+        for (split, pc, drop, low, affine) in [
+            (true, true, true, true, true),
+            (true, true, true, false, true),
+            (true, false, true, true, true),
+            (true, true, false, true, true),
+            (true, true, true, true, false),
+            (false, true, true, true, true),
+            (false, false, false, false, false),
         ] {
             let options = Ic3CfaOptions {
+                split,
                 predecessor_cubes: pc,
                 drop_literals: drop,
                 low_bits: low,
@@ -377,6 +379,7 @@ fn prove(cfa: &Cfa) -> Proved {
         cfa,
         &ts,
         Ic3CfaOptions {
+            split: true,
             predecessor_cubes: true,
             drop_literals: true,
             low_bits: true,

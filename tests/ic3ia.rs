@@ -411,6 +411,14 @@ fn the_invariant_checker_refuses_false_invariants() {
         let e = check_invariant(&ts, claim, &[0], "invar", None).unwrap_err();
         assert!(e.refuted && e.message.contains(broken), "{broken}: {e}");
     }
+    // A conjunction is checked case by case (the negation of each conjunct
+    // at the next step): 0 ≤ x ≤ 2 fails in the second case only.
+    let both = ts.terms.and_all(&[ge0, le2]);
+    let e = check_invariant(&ts, both, &[0], "invar", None).unwrap_err();
+    assert!(
+        e.refuted && e.message.contains("consecution, case 2 of 2"),
+        "{e}"
+    );
     // x ≥ 0 is inductive but does not exclude x = 3: refused too; with the
     // property x ≥ 0 it is the proof.
     assert!(

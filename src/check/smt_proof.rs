@@ -112,29 +112,62 @@ pub fn check_certificate(
         let args: Vec<String> = (0..ts.states.len()).map(|i| u.state(i, k)).collect();
         format!("({CERTIFICATE} {})", args.join(" "))
     };
-    let (inv0, inv1) = (at(0), at(1));
+    let inv0 = at(0);
+    // ¬INV as a disjunction of cases, each a function of its own: a case
+    // pins down a few literals of the next state (a location and one of
+    // its lemmas, for IC3's invariants), so each query is small where the
+    // whole negation asks the solver to consider every lemma at once.
+    let (params, cases) = match split_function(function) {
+        Some((params, body)) => (params, negated_cases(body, MAX_CASES)),
+        None => ("", Vec::new()),
+    };
+    let split = cases.len() > 1;
+    let mut case_calls = Vec::new();
+    for (i, case) in cases.iter().enumerate().filter(|_| split) {
+        let name = format!("{CERTIFICATE}-case-{i}");
+        declarations += &format!("(define-fun {name} {params} Bool {case})\n");
+        case_calls.push(name);
+    }
+    let case_at = |i: usize, k: usize| -> String {
+        if !split {
+            return format!("(not {})", at(k));
+        }
+        let args: Vec<String> = (0..ts.states.len()).map(|j| u.state(j, k)).collect();
+        format!("({} {})", case_calls[i], args.join(" "))
+    };
+    let each_case = |what: &str, k: usize| -> Vec<(String, String)> {
+        (0..case_calls.len().max(1))
+            .map(|i| {
+                let name = match split {
+                    true => format!("{what}, case {} of {}", i + 1, cases.len()),
+                    false => what.to_string(),
+                };
+                (name, format!("(assert {})\n", case_at(i, k)))
+            })
+            .collect()
+    };
     let queries = Queries {
         declarations,
-        queries: vec![
-            (
-                "initiation".into(),
-                format!("(assert {})\n(assert (not {inv0}))\n", u.init()),
-            ),
-            (
-                "consecution".into(),
-                format!(
-                    "(assert {inv0})\n(assert {})\n(assert (not {inv1}))\n",
-                    u.trans(0)
-                ),
-            ),
-            (
-                "safety".into(),
-                format!(
-                    "(assert {inv0})\n(assert {})\n(assert {})\n",
-                    u.constraints(0),
-                    u.bad(watched, 0)
-                ),
-            ),
+        groups: vec![
+            Group {
+                common: format!("(assert {})\n", u.init()),
+                cases: each_case("initiation", 0),
+            },
+            Group {
+                common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
+                cases: each_case("consecution", 1),
+            },
+            Group {
+                common: String::new(),
+                cases: vec![(
+                    "safety".into(),
+                    format!(
+                        "(assert {inv0})\n(assert {})\n(assert {})\n",
+                        u.constraints(0),
+                        u.bad(watched, 0)
+                    ),
+                )],
+            },
         ],
     };
     confirm_all(&queries, engine, deadline)
@@ -207,11 +240,150 @@ fn confirm_all(
     }
 }
 
+/// Most cases the negation of a certificate is split into (beyond, one
+/// query asks about the whole negation).
+const MAX_CASES: usize = 4096;
+
 /// The text of the proof's queries.
 struct Queries {
     declarations: String,
-    /// What each query establishes, and its assertions.
-    queries: Vec<(String, String)>,
+    groups: Vec<Group>,
+}
+
+/// Queries that share assertions.
+struct Group {
+    /// Asserted once for all the cases.
+    common: String,
+    /// What each query establishes, and its own assertions.
+    cases: Vec<(String, String)>,
+}
+
+impl Queries {
+    fn count(&self) -> usize {
+        self.groups.iter().map(|g| g.cases.len()).sum()
+    }
+
+    fn names(&self) -> impl Iterator<Item = &String> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.cases.iter().map(|(w, _)| w))
+    }
+}
+
+/// `(params, body)` of `(define-fun NAME (params) Bool body)`, as text.
+fn split_function(function: &str) -> Option<(&str, &str)> {
+    let items = list_items(function.trim())?;
+    match items[..] {
+        ["define-fun", _, params, "Bool", body] => Some((params, body)),
+        _ => None,
+    }
+}
+
+/// The items of the list `text` (`(a (b c) |d e|)` gives `a`, `(b c)`,
+/// `|d e|`), or `None` when `text` is not one list.
+fn list_items(text: &str) -> Option<Vec<&str>> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'(') || bytes.last() != Some(&b')') {
+        return None;
+    }
+    let mut items = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, None, 1usize);
+    while i < bytes.len() - 1 {
+        let b = bytes[i];
+        match b {
+            b'(' => {
+                if depth == 0 && start.is_none() {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    items.push(&text[start.take()?..=i]);
+                }
+            }
+            b'|' | b'"' => {
+                if depth == 0 && start.is_none() {
+                    start = Some(i);
+                }
+                i += text[i + 1..].find(b as char)? + 1;
+            }
+            b';' => return None,
+            _ if b.is_ascii_whitespace() => {
+                if depth == 0 {
+                    if let Some(s) = start.take() {
+                        items.push(&text[s..i]);
+                    }
+                }
+            }
+            _ => {
+                if depth == 0 && start.is_none() {
+                    start = Some(i);
+                }
+            }
+        }
+        i += 1;
+    }
+    if depth != 0 {
+        return None;
+    }
+    if let Some(s) = start {
+        items.push(&text[s..bytes.len() - 1]);
+    }
+    (!items.is_empty()).then_some(items)
+}
+
+/// Formulas, as text, whose disjunction is equivalent to `(not body)`:
+/// the negation pushed through `and` (a case per conjunct), `or` (the
+/// product of the disjuncts' cases), `=>` and `not`, at most `cap` of them
+/// (the product is not formed beyond; the formula stays whole).
+fn negated_cases(body: &str, cap: usize) -> Vec<String> {
+    let whole = || vec![format!("(not {body})")];
+    let Some(items) = list_items(body) else {
+        return whole();
+    };
+    match (items[0], &items[1..]) {
+        ("and", conjuncts) if !conjuncts.is_empty() => {
+            let mut cases = Vec::new();
+            for c in conjuncts {
+                cases.extend(negated_cases(c, cap));
+                if cases.len() > cap {
+                    return whole();
+                }
+            }
+            cases
+        }
+        ("or", disjuncts) if !disjuncts.is_empty() => {
+            let mut product: Vec<Vec<String>> = vec![Vec::new()];
+            for d in disjuncts {
+                let cases = negated_cases(d, cap);
+                if product.len() * cases.len() > cap {
+                    return whole();
+                }
+                product = (product.iter())
+                    .flat_map(|p| {
+                        cases.iter().map(move |c| {
+                            let mut p = p.clone();
+                            p.push(c.clone());
+                            p
+                        })
+                    })
+                    .collect();
+            }
+            (product.into_iter())
+                .map(|p| match p.len() {
+                    1 => p[0].clone(),
+                    _ => format!("(and {})", p.join(" ")),
+                })
+                .collect()
+        }
+        ("=>", [premise, conclusion]) => (negated_cases(conclusion, cap).iter())
+            .map(|c| format!("(and {premise} {c})"))
+            .collect(),
+        ("not", [inner]) => vec![inner.to_string()],
+        _ => whole(),
+    }
 }
 
 impl Queries {
@@ -255,7 +427,12 @@ impl Queries {
         queries.push((format!("the {}-induction step", k + 1), query));
         Queries {
             declarations,
-            queries,
+            groups: (queries.into_iter())
+                .map(|q| Group {
+                    common: String::new(),
+                    cases: vec![q],
+                })
+                .collect(),
         }
     }
 }
@@ -263,8 +440,12 @@ impl Queries {
 /// Asks every query of the invar solver, through the SMT-LIB front end.
 fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), Failure> {
     let mut text = queries.declarations.clone();
-    for (_, query) in &queries.queries {
-        text += &format!("(push 1)\n{query}(check-sat)\n(pop 1)\n");
+    for group in &queries.groups {
+        text += &format!("(push 1)\n{}", group.common);
+        for (_, query) in &group.cases {
+            text += &format!("(push 1)\n{query}(check-sat)\n(pop 1)\n");
+        }
+        text += "(pop 1)\n";
     }
     let budget = match deadline {
         Some(d) => Budget::with_timeout(d.saturating_duration_since(Instant::now())),
@@ -280,10 +461,10 @@ fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), F
     script::run("proof", &text, &mut solver, &mut out).map_err(|e| GaveUp(e.to_string()))?;
     let out = String::from_utf8_lossy(&out);
     let answers: Vec<&str> = out.lines().collect();
-    if answers.len() != queries.queries.len() {
+    if answers.len() != queries.count() {
         return Err(GaveUp(format!("unexpected answers: {}", out.trim())));
     }
-    for ((what, _), answer) in queries.queries.iter().zip(answers) {
+    for (what, answer) in queries.names().zip(answers) {
         match answer {
             "unsat" => {}
             "sat" => return Err(Refuted(format!("{what} fails"))),
@@ -305,15 +486,83 @@ use Failure::{GaveUp, Refuted};
 fn confirm(kind: SolverKind, queries: &Queries, deadline: Option<Instant>) -> Result<(), Failure> {
     let mut solver = Solver::start(kind).map_err(GaveUp)?;
     solver.send(&queries.declarations).map_err(GaveUp)?;
-    for (what, query) in &queries.queries {
-        solver.send(&format!("(push 1)\n{query}")).map_err(GaveUp)?;
-        let answer = solver.check(deadline).map_err(GaveUp)?;
-        solver.send("(pop 1)\n").map_err(GaveUp)?;
-        match answer {
-            SatAnswer::Unsat => {}
-            SatAnswer::Sat => return Err(Refuted(format!("{what} fails"))),
-            SatAnswer::Unknown => return Err(GaveUp(format!("{what}: no answer"))),
+    for group in &queries.groups {
+        solver
+            .send(&format!("(push 1)\n{}", group.common))
+            .map_err(GaveUp)?;
+        for (what, query) in &group.cases {
+            solver.send(&format!("(push 1)\n{query}")).map_err(GaveUp)?;
+            let answer = solver.check(deadline).map_err(GaveUp)?;
+            solver.send("(pop 1)\n").map_err(GaveUp)?;
+            match answer {
+                SatAnswer::Unsat => {}
+                SatAnswer::Sat => return Err(Refuted(format!("{what} fails"))),
+                SatAnswer::Unknown => return Err(GaveUp(format!("{what}: no answer"))),
+            }
         }
+        solver.send("(pop 1)\n").map_err(GaveUp)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::rng::Rng;
+
+    #[test]
+    fn list_items_keep_quoted_symbols_and_nested_lists_whole() {
+        assert_eq!(
+            list_items("(or (not |a b|) (and x (f y)) \"s)\")"),
+            Some(vec!["or", "(not |a b|)", "(and x (f y))", "\"s)\""])
+        );
+        assert_eq!(list_items("x"), None);
+        assert_eq!(list_items("(a ; c\n b)"), None);
+        assert_eq!(
+            split_function("(define-fun f ((x Bool) (y Bool)) Bool (and x y))"),
+            Some(("((x Bool) (y Bool))", "(and x y)"))
+        );
+    }
+
+    /// A random formula over four Bool variables, built from the
+    /// connectives the split looks through and some it does not.
+    fn formula(rng: &mut Rng, depth: u32) -> String {
+        if depth == 0 || rng.below(4) == 0 {
+            return ["a", "b", "c", "d", "true", "false"][rng.below(6) as usize].to_string();
+        }
+        let (op, n) = match rng.below(6) {
+            0 => ("and", 2 + rng.below(2)),
+            1 => ("or", 2 + rng.below(2)),
+            2 => ("=>", 2),
+            3 => ("not", 1),
+            4 => ("xor", 2),
+            _ => ("ite", 3),
+        };
+        let args: Vec<String> = (0..n).map(|_| formula(rng, depth - 1)).collect();
+        format!("({op} {})", args.join(" "))
+    }
+
+    /// The disjunction of the cases is `(not body)`: asked of the SMT-LIB
+    /// front end and invar's solver, which read the text on their own.
+    #[test]
+    fn negated_cases_are_the_negation() {
+        let mut rng = Rng::new(0x5e11);
+        let mut split = 0;
+        for _ in 0..500 {
+            let body = formula(&mut rng, 4);
+            let cases = negated_cases(&body, 16);
+            split += (cases.len() > 1) as usize;
+            let text = format!(
+                "(declare-const a Bool)(declare-const b Bool)(declare-const c Bool)\
+                 (declare-const d Bool)(assert (distinct (not {body}) (or false {})))(check-sat)",
+                cases.join(" ")
+            );
+            let mut solver = InvarSmt::new(Budget::unlimited());
+            let mut out = Vec::new();
+            script::run("cases", &text, &mut solver, &mut out).unwrap();
+            assert_eq!(String::from_utf8_lossy(&out).trim(), "unsat", "{body}");
+        }
+        // Most formulas have an `and`, `or`, `=>` or `not` at the top somewhere.
+        assert!(split > 50, "only {split} formulas were split");
+    }
 }

@@ -38,9 +38,12 @@
 //!   invariant of the encoded system `¬valid ∨ ⋀ (pc = l ⇒ inv_l)`
 //!   (`ir::cfa::encode`), which the pipeline checks independently.
 //!
+//! - **Merged edges**: an edge with more than [`MAX_PATHS`] choice-free
+//!   paths (or every edge, with `split` off) stays one path whose choices
+//!   are decided by selector variables ([`path::merged`]).
+//!
 //! Limitations: the generalization contexts, interpolation and CTGs of the
-//! thesis are not implemented; an edge with more than [`MAX_PATHS`]
-//! choice-free paths makes the run answer `unknown`.
+//! thesis are not implemented.
 
 pub mod path;
 
@@ -58,7 +61,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-/// Choice-free paths an edge may have before the run gives up.
+/// Choice-free paths an edge may have before it is kept whole instead.
 pub const MAX_PATHS: usize = 4096;
 
 /// Push/pop scopes a location's solver may close before it is rebuilt (the
@@ -68,6 +71,11 @@ const REBUILD_AFTER: usize = 2000;
 /// The improvements of the seeds that can be switched off, to measure them.
 #[derive(Clone, Copy, Debug)]
 pub struct Ic3CfaOptions {
+    /// Split (Def. 6): an edge's choices become parallel edges, one per
+    /// choice-free path, so that a WP of a cube is a cube a lemma can be
+    /// matched against. Off, or beyond [`MAX_PATHS`] paths, an edge stays
+    /// whole with selectors ([`path::merged`]).
+    pub split: bool,
     /// Lemma 2: a lemma of the predecessor frame inside the WP decides a
     /// query without the solver.
     pub predecessor_cubes: bool,
@@ -85,6 +93,7 @@ pub struct Ic3CfaOptions {
 impl Default for Ic3CfaOptions {
     fn default() -> Self {
         Ic3CfaOptions {
+            split: std::env::var_os("INVAR_IC3CFA_NO_SPLIT").is_none(),
             predecessor_cubes: std::env::var_os("INVAR_IC3CFA_NO_PREDCUBES").is_none(),
             drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
             low_bits: std::env::var_os("INVAR_IC3CFA_NO_LOWBITS").is_none(),
@@ -108,6 +117,10 @@ pub struct CfaStats {
     pub syntactic: u64,
     /// Affine equalities added to the frames (all locations).
     pub equalities: u64,
+    /// Edges kept whole, their choices decided by selectors
+    /// ([`path::merged`]): all of them without `split`, else those with
+    /// more than [`MAX_PATHS`] choice-free paths.
+    pub merged: u64,
     /// Time in SMT checks.
     pub smt_time: Duration,
 }
@@ -248,17 +261,22 @@ impl<'a> Engine<'a> {
         let mut edges = Vec::new();
         let mut incoming = vec![Vec::new(); locs.len()];
         let mut fresh = 0usize;
-        for (k, e) in cfa.edges.iter().enumerate() {
+        let mut merged = 0u64;
+        for e in &cfa.edges {
             let mut name = |terms: &mut Terms, x: Term| {
                 let sort = terms.sort(x).clone();
                 let base = terms.var_name(x).unwrap_or("v").to_string();
                 fresh += 1;
                 terms.var(&format!("ic3cfa.havoc!{fresh}!{base}"), sort)
             };
-            let paths = path::paths(&mut terms, &mut norm, &e.command, MAX_PATHS, &mut name)
-                .ok_or_else(|| {
-                    format!("edge {k} of the automaton has more than {MAX_PATHS} paths")
-                })?;
+            let split = match options.split {
+                true => path::paths(&mut terms, &mut norm, &e.command, MAX_PATHS, &mut name),
+                false => None,
+            };
+            let paths = split.unwrap_or_else(|| {
+                merged += 1;
+                vec![path::merged(&mut terms, &mut norm, &e.command, &mut name)]
+            });
             let paths: Vec<Path> = paths.into_iter().filter(|p| !p.infeasible).collect();
             incoming[index[&e.to]].push(edges.len());
             edges.push(EdgeInfo {
@@ -291,6 +309,7 @@ impl<'a> Engine<'a> {
         }
         let stats = CfaStats {
             equalities: count,
+            merged,
             ..CfaStats::default()
         };
         Ok(Engine {

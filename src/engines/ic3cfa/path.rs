@@ -213,6 +213,17 @@ impl Normalizer {
                 terms.mk(op, args)
             }
             Op::Extract(hi, 0) => self.low_bits(terms, hi + 1, args[0]),
+            // Unsigned `x mod 2^k` is x's low k bits, zero-extended: C's
+            // `x % 2` then meets the low-bit literals of the lemmas.
+            Op::BvUrem => match terms.op(args[1]).clone() {
+                Op::Bv(c) if c.count_ones() == 1 && !c.bit(0) => {
+                    let k = (0..c.width()).find(|&i| c.bit(i)).expect("one bit set");
+                    let low = self.low_bits(terms, k, args[0]);
+                    let t = terms.mk(Op::ZeroExtend(c.width() - k), &[low]);
+                    self.normalize(terms, t)
+                }
+                _ => terms.mk(op, args),
+            },
             Op::Eq if args.len() == 2 => self.equality(terms, args[0], args[1]),
             Op::Distinct if args.len() == 2 => {
                 let e = self.equality(terms, args[0], args[1]);
@@ -310,6 +321,17 @@ impl Normalizer {
                 };
             }
         }
+        // A zero-extended term equals a constant iff the constant's high
+        // bits are zero and its low bits equal the term.
+        if let (&Op::ZeroExtend(n @ 1..), Op::Bv(k)) = (terms.op(a), terms.op(b).clone()) {
+            let inner = terms.args(a)[0];
+            let w = k.width() - n;
+            if !k.extract(k.width() - 1, w).is_zero() {
+                return terms.bool(false);
+            }
+            let low = terms.bv(k.extract(w - 1, 0));
+            return self.equality(terms, inner, low);
+        }
         if let (Op::BvAdd, Op::Bv(k)) = (terms.op(a).clone(), terms.op(b).clone()) {
             let (x, y) = (terms.args(a)[0], terms.args(a)[1]);
             if let Op::Bv(c) = terms.op(y).clone() {
@@ -395,6 +417,142 @@ pub fn paths(
     Some(out)
 }
 
+/// `command` as one path in which every choice with two or more feasible
+/// branches is decided by a fresh Bool selector, a havoc of the path:
+/// after a choice between `a` and `b`, a variable holds `ite(s, a', b')`
+/// and the guard gains `ite(s, ga, gb)` for the literals the branches do
+/// not share. This is the fallback for edges with too many choice-free
+/// paths to split: a query asks about all of them at once, the solver
+/// picking the branches, and a predecessor cube, which fixes the selectors
+/// at the model's values, is that of the one path the model took (the
+/// `ite`s fold away), so obligations stay what splitting would give.
+/// `fresh` names havoc variables and, given a Bool template, selectors.
+pub fn merged(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    command: &Command,
+    fresh: &mut dyn FnMut(&mut Terms, Term) -> Term,
+) -> Path {
+    let mut state = Symbolic::default();
+    let mut havocs = Vec::new();
+    execute(terms, norm, command, &mut state, &mut havocs, fresh);
+    let mut guard = state.guard;
+    guard.sort_unstable();
+    guard.dedup();
+    let infeasible = guard.iter().any(|&g| *terms.op(g) == Op::Bool(false));
+    Path {
+        guard,
+        after: state.after,
+        havocs,
+        infeasible,
+    }
+}
+
+/// A path's summary under construction.
+#[derive(Clone, Default)]
+struct Symbolic {
+    after: HashMap<Term, Term>,
+    guard: Vec<Term>,
+}
+
+fn execute(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    command: &Command,
+    state: &mut Symbolic,
+    havocs: &mut Vec<Term>,
+    fresh: &mut dyn FnMut(&mut Terms, Term) -> Term,
+) {
+    match command {
+        Command::Assume(c) => {
+            let g = terms.substitute(&[*c], &state.after)[0];
+            let g = norm.normalize(terms, g);
+            literals(terms, g, &mut state.guard);
+        }
+        Command::Assign(x, e) => {
+            let v = terms.substitute(&[*e], &state.after)[0];
+            let v = norm.normalize(terms, v);
+            state.after.insert(*x, v);
+        }
+        Command::Havoc(x) => {
+            let h = fresh(terms, *x);
+            havocs.push(h);
+            state.after.insert(*x, h);
+        }
+        Command::Seq(parts) => {
+            for p in parts {
+                execute(terms, norm, p, state, havocs, fresh);
+            }
+        }
+        Command::Choice(branches) => {
+            let mut feasible = Vec::new();
+            for b in branches {
+                let mut s = Symbolic {
+                    after: state.after.clone(),
+                    guard: Vec::new(),
+                };
+                execute(terms, norm, b, &mut s, havocs, fresh);
+                if !s.guard.iter().any(|&g| *terms.op(g) == Op::Bool(false)) {
+                    feasible.push(s);
+                }
+            }
+            let Some(mut joined) = feasible.pop() else {
+                let f = terms.bool(false);
+                state.guard.push(f);
+                return;
+            };
+            while let Some(s) = feasible.pop() {
+                let template = terms.bool(true);
+                let selector = fresh(terms, template);
+                havocs.push(selector);
+                joined = join(terms, norm, selector, &s, &joined, &state.after);
+            }
+            state.after = joined.after;
+            state.guard.extend(joined.guard);
+        }
+    }
+}
+
+/// `ite(selector, a, b)` of two branches that started from `before`.
+fn join(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    selector: Term,
+    a: &Symbolic,
+    b: &Symbolic,
+    before: &HashMap<Term, Term>,
+) -> Symbolic {
+    let mut changed: Vec<Term> = a.after.keys().chain(b.after.keys()).copied().collect();
+    changed.sort_unstable();
+    changed.dedup();
+    let mut after = before.clone();
+    for x in changed {
+        let old = *before.get(&x).unwrap_or(&x);
+        let va = *a.after.get(&x).unwrap_or(&old);
+        let vb = *b.after.get(&x).unwrap_or(&old);
+        let v = terms.mk(Op::Ite, &[selector, va, vb]);
+        let v = norm.normalize(terms, v);
+        after.insert(x, v);
+    }
+    let shared: Vec<Term> = (a.guard.iter())
+        .filter(|g| b.guard.contains(g))
+        .copied()
+        .collect();
+    let only = |terms: &mut Terms, guard: &[Term]| {
+        let own: Vec<Term> = (guard.iter())
+            .filter(|g| !shared.contains(g))
+            .copied()
+            .collect();
+        terms.and_all(&own)
+    };
+    let (ga, gb) = (only(terms, &a.guard), only(terms, &b.guard));
+    let mut guard = shared.clone();
+    let g = terms.mk(Op::Ite, &[selector, ga, gb]);
+    let g = norm.normalize(terms, g);
+    literals(terms, g, &mut guard);
+    Symbolic { after, guard }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,7 +581,16 @@ mod tests {
         let low = terms.mk(Op::Extract(2, 0), &[diff]);
         let wide = terms.mk(Op::ZeroExtend(8), &[sum]);
         let low_wide = terms.mk(Op::Extract(3, 0), &[wide]);
-        for t in [parity, low, low_wide] {
+        // `(y + 2·h) mod 4 = 3` and `(y - 3·h) mod 2 = 0` as low bits.
+        let (four, zero) = (c(&mut terms, 4), c(&mut terms, 0));
+        let rem4 = terms.mk(Op::BvUrem, &[sum, four]);
+        let rem4_is_3 = terms.eq(rem4, three);
+        let rem2 = terms.mk(Op::BvUrem, &[diff, two]);
+        let rem2_is_0 = terms.eq(rem2, zero);
+        let rem4_is_4 = terms.eq(rem4, four);
+        let n = norm.normalize(&mut terms, rem4_is_4);
+        assert_eq!(*terms.op(n), Op::Bool(false));
+        for t in [parity, low, low_wide, rem4_is_3, rem2_is_0] {
             let n = norm.normalize(&mut terms, t);
             for (vy, vh) in (0..256u64).flat_map(|a| [(a, 7), (a, 200), (255 - a, a)]) {
                 let mut ev = Evaluator::new(&terms);
