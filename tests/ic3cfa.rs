@@ -215,13 +215,14 @@ fn decide(
     reach: &HashSet<(Loc, Vals)>,
     options: Ic3CfaOptions,
     name: &str,
-) -> (bool, u64) {
+) -> (bool, u64, u64) {
     let ts = encode(cfa);
     let budget = Budget::with_timeout(Duration::from_secs(30));
     let (verdict, stats) = ic3cfa::check(cfa, &ts, options, Backend::Invar, &budget, &mut |_| {});
     (
         decide_verdict(cfa, reach, &ts, verdict, name),
         stats.equalities,
+        stats.seeds,
     )
 }
 
@@ -302,19 +303,21 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
     };
     let mut verdicts = [0usize; 2];
     let mut with_equalities = [0usize; 2];
+    let mut with_seeds = [0usize; 2];
     for k in 0..count {
         let cfa = gen.cfa();
         let reach = reachable(&cfa);
         let name = format!("automaton {k}");
         let mut first = None;
-        for (split, pc, drop, low, affine) in [
-            (true, true, true, true, true),
-            (true, true, true, false, true),
-            (true, false, true, true, true),
-            (true, true, false, true, true),
-            (true, true, true, true, false),
-            (false, true, true, true, true),
-            (false, false, false, false, false),
+        for (split, pc, drop, low, affine, seeds) in [
+            (true, true, true, true, true, true),
+            (true, true, true, false, true, true),
+            (true, false, true, true, true, true),
+            (true, true, false, true, true, true),
+            (true, true, true, true, false, true),
+            (true, true, true, true, true, false),
+            (false, true, true, true, true, true),
+            (false, false, false, false, false, false),
         ] {
             let options = Ic3CfaOptions {
                 split,
@@ -322,22 +325,28 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
                 drop_literals: drop,
                 low_bits: low,
                 affine,
+                seeds,
             };
-            let (safe, equalities) = decide(&cfa, &reach, options, &name);
+            let (safe, equalities, seeds) = decide(&cfa, &reach, options, &name);
             assert_eq!(*first.get_or_insert(safe), safe, "{name}: options disagree");
             if equalities > 0 {
                 with_equalities[safe as usize] += 1;
+            }
+            if seeds > 0 {
+                with_seeds[safe as usize] += 1;
             }
         }
         verdicts[first.expect("decided") as usize] += 1;
     }
     eprintln!(
-        "safe/unsafe: {} / {}; runs with affine equalities in their frames (safe/unsafe): {:?}",
-        verdicts[1], verdicts[0], with_equalities
+        "safe/unsafe: {} / {}; runs with affine equalities in their frames (safe/unsafe): {:?}, with seeds: {:?}",
+        verdicts[1], verdicts[0], with_equalities, with_seeds
     );
     // The affine equalities are part of the invariants checked above
     // (every reachable state must satisfy them): some safe runs have them.
     assert!(with_equalities[1] > count / 20, "{with_equalities:?}");
+    // So are the seeds Houdini keeps.
+    assert!(with_seeds[1] > count / 20, "{with_seeds:?}");
     // Both verdicts occur, so neither half of the check is vacuous.
     assert!(
         verdicts[0] > count / 10 && verdicts[1] > count / 10,
@@ -384,6 +393,7 @@ fn prove(cfa: &Cfa) -> Proved {
             drop_literals: true,
             low_bits: true,
             affine: true,
+            seeds: true,
         },
         Backend::Invar,
         &budget,

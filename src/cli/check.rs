@@ -120,7 +120,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     let s = &run.stats;
     if let Some(c) = &s.program {
         eprintln!(
-            "invar: engine {}: {} frames, {} obligations, {} lemmas, {} affine equalities, {} SMT checks in {:.3}s, {} queries decided by a predecessor cube, {} edges merged, engine time {:.3}s",
+            "invar: engine {}: {} frames, {} obligations, {} lemmas, {} affine equalities, {} SMT checks in {:.3}s, {} queries decided by a predecessor cube, {} edges merged, {} seeds kept ({} checks), engine time {:.3}s",
             run.engine,
             c.frames,
             c.obligations,
@@ -130,6 +130,8 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
             c.smt_time.as_secs_f64(),
             c.syntactic,
             c.merged,
+            c.seeds,
+            c.seed_checks,
             s.time.as_secs_f64()
         );
     } else if let Some(a) = &s.abstraction {
@@ -579,7 +581,8 @@ pub(super) fn summary(
             .number("ic3cfa_lemmas", c.lemmas)
             .number("ic3cfa_syntactic", c.syntactic)
             .number("ic3cfa_equalities", c.equalities)
-            .number("ic3cfa_merged_edges", c.merged);
+            .number("ic3cfa_merged_edges", c.merged)
+            .number("ic3cfa_seeds", c.seeds);
     }
     o
 }

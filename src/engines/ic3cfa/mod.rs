@@ -46,6 +46,7 @@
 //! thesis are not implemented.
 
 pub mod path;
+pub mod seeds;
 
 use crate::engines::InvariantVerdict;
 use crate::ir::bv::BvValue;
@@ -88,6 +89,9 @@ pub struct Ic3CfaOptions {
     /// `ir::cfa::affine`) to all its frames: relations such as `k + j = i`
     /// between counters that no WP literal names.
     pub affine: bool,
+    /// Add the candidate invariants that Houdini keeps ([`seeds`]): the
+    /// atoms of the program's conditions and their negations.
+    pub seeds: bool,
 }
 
 impl Default for Ic3CfaOptions {
@@ -98,6 +102,7 @@ impl Default for Ic3CfaOptions {
             drop_literals: std::env::var_os("INVAR_IC3CFA_NO_DROP").is_none(),
             low_bits: std::env::var_os("INVAR_IC3CFA_NO_LOWBITS").is_none(),
             affine: std::env::var_os("INVAR_IC3CFA_NO_AFFINE").is_none(),
+            seeds: std::env::var_os("INVAR_IC3CFA_NO_SEEDS").is_none(),
         }
     }
 }
@@ -117,6 +122,11 @@ pub struct CfaStats {
     pub syntactic: u64,
     /// Affine equalities added to the frames (all locations).
     pub equalities: u64,
+    /// Candidate invariants that survived Houdini ([`seeds`]), all
+    /// locations.
+    pub seeds: u64,
+    /// SMT checks Houdini made.
+    pub seed_checks: u64,
     /// Edges kept whole, their choices decided by selectors
     /// ([`path::merged`]): all of them without `split`, else those with
     /// more than [`MAX_PATHS`] choice-free paths.
@@ -307,8 +317,40 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        let mut seeded = 0;
+        let mut seed_checks = 0;
+        if options.seeds {
+            let proposed =
+                seeds::candidates(&mut terms, &mut norm, cfa.edges.iter().map(|e| &e.command));
+            let views: Vec<seeds::SeedEdge> = (edges.iter())
+                .map(|e| seeds::SeedEdge {
+                    from: e.from,
+                    to: e.to,
+                    paths: &e.paths,
+                })
+                .collect();
+            let init = index[&cfa.init];
+            let (found, checks) = seeds::houdini(
+                &mut terms,
+                &mut norm,
+                &views,
+                n,
+                init,
+                &equalities,
+                &proposed,
+                backend,
+                budget,
+            );
+            seed_checks = checks;
+            for (l, facts) in found.into_iter().flatten().enumerate() {
+                seeded += facts.len() as u64;
+                equalities[l].extend(facts);
+            }
+        }
         let stats = CfaStats {
             equalities: count,
+            seeds: seeded,
+            seed_checks,
             merged,
             ..CfaStats::default()
         };

@@ -1,0 +1,177 @@
+//! Candidate invariants from the program's own conditions (Houdini).
+//!
+//! Flanagan, Leino, "Houdini, an Annotation Assistant for ESC/Java", FME
+//! 2001: propose a set of candidate facts at every location, drop each one
+//! that some edge can break when all the survivors hold at its source, and
+//! repeat; what is left at the fixpoint is inductive, so it holds in every
+//! reachable state and belongs to every frame, like the affine equalities.
+//!
+//! The candidates are the atoms of the automaton's conditions and their
+//! negations: a loop's exit condition (`i >= n` after `while (i < n)`)
+//! survives every later location where neither variable changes, and a
+//! range check of an input (`n < 1000000`) survives wherever the input
+//! is not written. These are the relations between a counter and its bound
+//! that IC3CFA's WP cubes, which fix variables to values, otherwise learn
+//! one value at a time. This is the thesis's "improved initialisation" in
+//! the form invariant generators for k-induction use.
+
+use super::path::{literals, Normalizer, Path};
+use crate::ir::cfa::Command;
+use crate::ir::term::eval::Value;
+use crate::ir::term::{Op, Term, Terms};
+use crate::smt::{self, SmtResult};
+use crate::util::budget::Budget;
+use std::collections::HashSet;
+
+/// At most this many candidate atoms (each proposed with its negation).
+const MAX_ATOMS: usize = 200;
+
+/// An edge as Houdini reads it: source, target, choice-free paths.
+pub struct SeedEdge<'a> {
+    pub from: usize,
+    pub to: usize,
+    pub paths: &'a [Path],
+}
+
+/// The atoms of every `assume` of `command`, normalised.
+fn collect(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    command: &Command,
+    seen: &mut HashSet<Term>,
+    out: &mut Vec<Term>,
+) {
+    match command {
+        Command::Assume(c) => {
+            let n = norm.normalize(terms, *c);
+            let mut lits = Vec::new();
+            literals(terms, n, &mut lits);
+            for l in lits {
+                // The atom, not its polarity: both are proposed.
+                let atom = match terms.op(l) {
+                    Op::Not => terms.args(l)[0],
+                    _ => l,
+                };
+                if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
+                    out.push(atom);
+                }
+            }
+        }
+        Command::Seq(parts) | Command::Choice(parts) => {
+            for p in parts {
+                collect(terms, norm, p, seen, out);
+            }
+        }
+        Command::Assign(..) | Command::Havoc(_) => {}
+    }
+}
+
+/// The candidates: each atom of the commands' conditions and its negation.
+pub fn candidates<'c>(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    commands: impl Iterator<Item = &'c Command>,
+) -> Vec<Term> {
+    let (mut seen, mut atoms) = (HashSet::new(), Vec::new());
+    for c in commands {
+        collect(terms, norm, c, &mut seen, &mut atoms);
+    }
+    atoms.truncate(MAX_ATOMS);
+    let mut out = Vec::with_capacity(2 * atoms.len());
+    for a in atoms {
+        out.push(a);
+        let n = terms.not(a);
+        out.push(norm.normalize(terms, n));
+    }
+    out
+}
+
+/// The largest subset of `proposed` at each location (none at `init`,
+/// where every state starts) that every edge keeps, given `known` (facts
+/// already proved of each location, such as the affine equalities), or
+/// `None` when the solver could not answer within the budget (a set short
+/// of the fixpoint need not be inductive, so nothing is returned).
+/// Also the number of solver checks.
+#[allow(clippy::too_many_arguments)]
+pub fn houdini(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    edges: &[SeedEdge],
+    locations: usize,
+    init: usize,
+    known: &[Vec<Term>],
+    proposed: &[Term],
+    backend: smt::Backend,
+    budget: &Budget,
+) -> (Option<Vec<Vec<Term>>>, u64) {
+    let mut alive: Vec<Vec<Term>> = (0..locations)
+        .map(|l| match l == init {
+            true => Vec::new(),
+            false => proposed.to_vec(),
+        })
+        .collect();
+    let mut checks = 0u64;
+    loop {
+        let mut changed = false;
+        for e in edges {
+            for p in e.paths {
+                if alive[e.to].is_empty() {
+                    break;
+                }
+                if budget.expired() {
+                    return (None, checks);
+                }
+                let Ok(mut smt) = backend.start(budget) else {
+                    return (None, checks);
+                };
+                for &f in known[e.from].iter().chain(&alive[e.from]) {
+                    smt.assert(terms, f);
+                }
+                for &g in &p.guard {
+                    smt.assert(terms, g);
+                }
+                // Each candidate's image along the path: it survives the
+                // path when its negation is unsatisfiable.
+                let images: Vec<(Term, Term)> = (alive[e.to].iter())
+                    .map(|&c| {
+                        let t = match p.after.is_empty() {
+                            true => c,
+                            false => terms.substitute(&[c], &p.after)[0],
+                        };
+                        (c, norm.normalize(terms, t))
+                    })
+                    .collect();
+                let mut broken: HashSet<Term> = HashSet::new();
+                for &(c, image) in &images {
+                    if broken.contains(&c) {
+                        continue;
+                    }
+                    let negated = terms.not(image);
+                    checks += 1;
+                    match smt.check(terms, &[negated]) {
+                        SmtResult::Unsat => {}
+                        SmtResult::Sat => {
+                            // The model breaks every candidate false in it.
+                            broken.insert(c);
+                            for &(d, other) in &images {
+                                if !broken.contains(&d)
+                                    && matches!(smt.value(terms, other), Ok(Value::Bool(false)))
+                                {
+                                    broken.insert(d);
+                                }
+                            }
+                        }
+                        SmtResult::Unknown(_) => return (None, checks),
+                    }
+                }
+                if !broken.is_empty() {
+                    alive[e.to].retain(|c| !broken.contains(c));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return (Some(alive), checks);
+        }
+    }
+}
