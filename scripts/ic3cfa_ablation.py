@@ -9,7 +9,8 @@ each `.c`/`.i` file of DIR (INVAR names the binary, default
 target/release/invar) and prints: programs decided (and how many of those
 disagree with DIR/SOURCES.tsv's expected verdict), total time (an undecided
 program counts its time limit), SMT checks, and the queries a predecessor
-cube decided without the solver. The switches are the environment
+cube decided without the solver, and the decided programs by name
+(per configuration, those not decided by the first). The switches are the environment
 variables the engine reads (INVAR_IC3CFA_NO_*), not a documented
 interface.
 """
@@ -24,8 +25,12 @@ import sys
 
 CONFIGS = [
     ("all improvements", {}),
+    ("no split", {"INVAR_IC3CFA_NO_SPLIT": "1"}),
     ("no predecessor cubes", {"INVAR_IC3CFA_NO_PREDCUBES": "1"}),
     ("no literal dropping", {"INVAR_IC3CFA_NO_DROP": "1"}),
+    ("no low bits", {"INVAR_IC3CFA_NO_LOWBITS": "1"}),
+    ("no affine equalities", {"INVAR_IC3CFA_NO_AFFINE": "1"}),
+    ("no Houdini seeds", {"INVAR_IC3CFA_NO_SEEDS": "1"}),
 ]
 
 
@@ -73,12 +78,14 @@ def main():
             )
         decided = wrong = checks = syntactic = 0
         total = 0.0
+        solved = set()
         for f, data in results:
             verdict = data.get("sv_comp")
             checks += int(data.get("solver_calls", 0))
             syntactic += int(data.get("ic3cfa_syntactic", 0))
             if verdict in ("true", "false"):
                 decided += 1
+                solved.add(f)
                 total += float(data.get("time", 0))
                 if truth.get(f) in ("true", "false") and truth[f] != verdict:
                     wrong += 1
@@ -86,6 +93,12 @@ def main():
             else:
                 total += args.timeout
         print(f"{name:<24} {decided:>8} {wrong:>6} {total:>9.1f} {checks:>11} {syntactic:>14}")
+        if name == CONFIGS[0][0]:
+            first = solved
+        else:
+            gained, lost = sorted(solved - first), sorted(first - solved)
+            print(f"{'':<24} gained: {' '.join(gained) or '-'}; lost: {' '.join(lost) or '-'}")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

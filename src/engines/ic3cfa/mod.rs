@@ -116,7 +116,7 @@ pub struct CfaStats {
     pub lemmas: u64,
     /// Obligations handled.
     pub obligations: u64,
-    /// SMT checks.
+    /// SMT checks (Houdini's included).
     pub checks: u64,
     /// Queries a predecessor cube decided without the solver.
     pub syntactic: u64,
@@ -249,7 +249,9 @@ pub fn check(
         Ok(v) => v,
         Err(Interrupted(reason)) => InvariantVerdict::Unknown(reason),
     };
-    engine.stats.checks = engine.old_checks
+    // Houdini's checks count too: they are SMT checks of this run.
+    engine.stats.checks = engine.stats.seed_checks
+        + engine.old_checks
         + (engine.solvers.iter().flatten())
             .map(|s| s.smt.stats().checks)
             .sum::<u64>();

@@ -33,7 +33,52 @@ pub struct SeedEdge<'a> {
     pub paths: &'a [Path],
 }
 
-/// The atoms of every `assume` of `command`, normalised.
+/// Signed or unsigned order.
+#[derive(Clone, Copy)]
+enum Order {
+    Signed,
+    Unsigned,
+}
+
+/// The order an atom compares its two operands in, if it is a comparison
+/// of bit-vectors.
+fn comparison(terms: &Terms, atom: Term) -> Option<(Order, Term, Term)> {
+    let order = match terms.op(atom) {
+        Op::BvSlt | Op::BvSle | Op::BvSgt | Op::BvSge => Order::Signed,
+        Op::BvUlt | Op::BvUle | Op::BvUgt | Op::BvUge => Order::Unsigned,
+        _ => return None,
+    };
+    let args = terms.args(atom);
+    Some((order, args[0], args[1]))
+}
+
+/// `a < b`, `b < a`, `a <= b`, `b <= a` and `a = b` in `order`, normalised:
+/// a comparison of two operands in every direction (a loop's exit leaves
+/// `i >= n` where its guard reads `i < n`).
+fn orientations(
+    terms: &mut Terms,
+    norm: &mut Normalizer,
+    order: Order,
+    a: Term,
+    b: Term,
+) -> Vec<Term> {
+    let (lt, le) = match order {
+        Order::Signed => (Op::BvSlt, Op::BvSle),
+        Order::Unsigned => (Op::BvUlt, Op::BvUle),
+    };
+    let raw = [
+        terms.mk(lt.clone(), &[a, b]),
+        terms.mk(lt, &[b, a]),
+        terms.mk(le.clone(), &[a, b]),
+        terms.mk(le, &[b, a]),
+        terms.eq(a, b),
+    ];
+    raw.iter().map(|&t| norm.normalize(terms, t)).collect()
+}
+
+/// The atoms of `command`: those of every `assume`, each comparison in
+/// every direction, and a variable assigned a constant compared with it
+/// both ways in both orders (where a counter starts bounds it).
 fn collect(
     terms: &mut Terms,
     norm: &mut Normalizer,
@@ -41,19 +86,38 @@ fn collect(
     seen: &mut HashSet<Term>,
     out: &mut Vec<Term>,
 ) {
+    let mut add = |terms: &Terms, seen: &mut HashSet<Term>, l: Term| {
+        // The atom, not its polarity: both are proposed.
+        let atom = match terms.op(l) {
+            Op::Not => terms.args(l)[0],
+            _ => l,
+        };
+        if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
+            out.push(atom);
+        }
+    };
     match command {
         Command::Assume(c) => {
             let n = norm.normalize(terms, *c);
             let mut lits = Vec::new();
             literals(terms, n, &mut lits);
             for l in lits {
-                // The atom, not its polarity: both are proposed.
+                add(terms, seen, l);
                 let atom = match terms.op(l) {
                     Op::Not => terms.args(l)[0],
                     _ => l,
                 };
-                if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
-                    out.push(atom);
+                if let Some((order, a, b)) = comparison(terms, atom) {
+                    for t in orientations(terms, norm, order, a, b) {
+                        add(terms, seen, t);
+                    }
+                }
+            }
+        }
+        Command::Assign(x, e) if matches!(terms.op(*e), Op::Bv(_)) => {
+            for order in [Order::Signed, Order::Unsigned] {
+                for t in orientations(terms, norm, order, *x, *e) {
+                    add(terms, seen, t);
                 }
             }
         }
