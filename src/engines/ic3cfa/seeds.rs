@@ -34,7 +34,7 @@ pub struct SeedEdge<'a> {
 }
 
 /// Signed or unsigned order.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Order {
     Signed,
     Unsigned,
@@ -139,6 +139,43 @@ pub fn candidates<'c>(
     let (mut seen, mut atoms) = (HashSet::new(), Vec::new());
     for c in commands {
         collect(terms, norm, c, &mut seen, &mut atoms);
+    }
+    // Bounds carried across a comparison: with `i < n` and `n < 1000000`
+    // among the atoms, `i` is compared with 1000000 too (a counter below
+    // its bound stays below the bound's bound, and so does not wrap).
+    let compared: Vec<(Order, Term, Term)> = (atoms.iter())
+        .filter_map(|&a| comparison(terms, a))
+        .collect();
+    let is_constant = |terms: &Terms, t: Term| matches!(terms.op(t), Op::Bv(_));
+    let mut carried = Vec::new();
+    for &(order, a, b) in &compared {
+        if is_constant(terms, a) || is_constant(terms, b) {
+            continue;
+        }
+        for &(other, c, d) in &compared {
+            if order != other {
+                continue;
+            }
+            for (x, y) in [(a, b), (b, a)] {
+                let bound = match (c == y, d == y) {
+                    (true, false) if is_constant(terms, d) => d,
+                    (false, true) if is_constant(terms, c) => c,
+                    _ => continue,
+                };
+                carried.push((order, x, bound));
+            }
+        }
+    }
+    for (order, x, bound) in carried {
+        for t in orientations(terms, norm, order, x, bound) {
+            let atom = match terms.op(t) {
+                Op::Not => terms.args(t)[0],
+                _ => t,
+            };
+            if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
+                atoms.push(atom);
+            }
+        }
     }
     atoms.truncate(MAX_ATOMS);
     let mut out = Vec::with_capacity(2 * atoms.len());
