@@ -15,11 +15,13 @@ pub use lower::Program;
 use crate::util::children;
 use lang_c::driver::{parse_preprocessed, Config, Flavor};
 use lines::{LineMap, SourceLine};
+use std::ffi::OsStr;
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Front-end options.
@@ -87,17 +89,46 @@ impl fmt::Display for FrontError {
 /// Runs `gcc -E` on `path`; the child is killed when `deadline` passes, so
 /// no preprocessor outlives the run.
 fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontError> {
+    let (success, out, err) = run_gcc(&[OsStr::new("-E"), path.as_os_str()], None, deadline)?;
+    if !success {
+        return Err(FrontError::Syntax(format!(
+            "preprocessor failed: {}",
+            String::from_utf8_lossy(&err).trim_end()
+        )));
+    }
+    String::from_utf8(out)
+        .map_err(|_| FrontError::Syntax("the preprocessed program is not UTF-8".into()))
+}
+
+/// Runs gcc with `args` (and `input` on its standard input): whether it
+/// succeeded, its output and its messages. The child is killed when
+/// `deadline` passes.
+fn run_gcc(
+    args: &[&OsStr],
+    input: Option<String>,
+    deadline: Option<Instant>,
+) -> Result<(bool, Vec<u8>, Vec<u8>), FrontError> {
     let mut child = Command::new("gcc")
         // Its own process group, so that killing it also ends `cc1`.
         .process_group(0)
-        .arg("-E")
-        .arg(path)
-        .stdin(Stdio::null())
+        // Messages in plain ASCII, the same on every machine.
+        .env("LC_ALL", "C")
+        .args(args)
+        .stdin(match input {
+            Some(_) => Stdio::piped(),
+            None => Stdio::null(),
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| FrontError::Syntax(format!("cannot run the preprocessor gcc: {e}")))?;
+        .map_err(|e| FrontError::Syntax(format!("cannot run gcc: {e}")))?;
     children::register(child.id());
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        // Written on a thread: gcc may fill its output pipes first.
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
     // Both pipes are drained on threads: a full pipe would stall gcc.
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
@@ -124,7 +155,7 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
-            Err(e) => return Err(FrontError::Syntax(format!("preprocessor: {e}"))),
+            Err(e) => return Err(FrontError::Syntax(format!("gcc: {e}"))),
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             children::kill_group(child.id());
@@ -138,14 +169,113 @@ fn preprocess(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
     children::unregister(child.id());
     let out = out.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
-    if !status.success() {
-        return Err(FrontError::Syntax(format!(
-            "preprocessor failed: {}",
-            String::from_utf8_lossy(&err).trim_end()
-        )));
+    Ok((status.success(), out, err))
+}
+
+/// How long `lang-c` may take before gcc is asked where the text's first
+/// error is. `lang-c`'s parser backtracks, and on some errors its time
+/// doubles with each level of nesting (fuzzing found 3.8 KB that took 8 s:
+/// a syntax error inside 20 nested `if (a) if (b) {} else {` took 6 s, 40
+/// levels over a minute); valid programs of the C sets parse in
+/// milliseconds. gcc finds the error in linear time.
+const PARSE_PATIENCE: Duration = Duration::from_secs(2);
+
+/// The stack of the parsing thread: room for [`MAX_NESTING`] levels of
+/// `lang-c`'s recursive descent, as on the command line's thread.
+const PARSE_STACK: usize = 512 << 20;
+
+/// Parses `text` with `lang-c`. When that takes longer than
+/// [`PARSE_PATIENCE`], gcc checks the text: the first error it reports is
+/// the answer, located; if gcc accepts the text (or cannot be run), the
+/// parse goes on until `deadline`. (A parse given up on keeps its thread
+/// until it ends; the command line exits first.)
+fn parse(
+    text: String,
+    lines: &LineMap,
+    deadline: Option<Instant>,
+) -> Result<lang_c::driver::Parse, FrontError> {
+    let mut config = Config::with_gcc();
+    config.flavor = Flavor::GnuC11;
+    let located = |e: lang_c::driver::SyntaxError| {
+        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+        expected.sort_unstable();
+        expected.truncate(8);
+        FrontError::Syntax(format!(
+            "{}: syntax error at column {} (expected one of {})",
+            lines.locate(e.offset),
+            e.column,
+            expected.join(" ")
+        ))
+    };
+    let (tx, rx) = mpsc::channel();
+    let copy = text.clone();
+    let spawned = std::thread::Builder::new()
+        .name("c-parser".into())
+        .stack_size(PARSE_STACK)
+        .spawn(move || {
+            let _ = tx.send(parse_preprocessed(&config, copy));
+        });
+    if spawned.is_err() {
+        let mut config = Config::with_gcc();
+        config.flavor = Flavor::GnuC11;
+        return parse_preprocessed(&config, text).map_err(located);
     }
-    String::from_utf8(out)
-        .map_err(|_| FrontError::Syntax("the preprocessed program is not UTF-8".into()))
+    let answer = |r: Result<lang_c::driver::Parse, lang_c::driver::SyntaxError>| r.map_err(located);
+    let left = |d: Instant| d.saturating_duration_since(Instant::now());
+    let patience = deadline.map_or(PARSE_PATIENCE, |d| left(d).min(PARSE_PATIENCE));
+    match rx.recv_timeout(patience) {
+        Ok(r) => return answer(r),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            return Err(FrontError::Syntax("the C parser stopped".into()))
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => {}
+    }
+    if let Some(message) = gcc_error(text, deadline)? {
+        return Err(FrontError::Syntax(message));
+    }
+    let waited = match deadline {
+        Some(d) => rx.recv_timeout(left(d)).map_err(|e| match e {
+            mpsc::RecvTimeoutError::Timeout => FrontError::Timeout,
+            mpsc::RecvTimeoutError::Disconnected => {
+                FrontError::Syntax("the C parser stopped".into())
+            }
+        })?,
+        None => rx
+            .recv()
+            .map_err(|_| FrontError::Syntax("the C parser stopped".into()))?,
+    };
+    answer(waited)
+}
+
+/// The first error gcc reports on the preprocessed `text`
+/// (`FILE:LINE:COLUMN: error: …`, lines of the original source through the
+/// line markers), or `None` when gcc accepts it or cannot be run.
+fn gcc_error(text: String, deadline: Option<Instant>) -> Result<Option<String>, FrontError> {
+    // -fpermissive: gcc 14 makes implicit declarations errors, which older
+    // C (and invar) accepts; older gcc warns that the flag is for C++.
+    let args = ["-fsyntax-only", "-fpermissive", "-x", "cpp-output", "-"].map(OsStr::new);
+    let (success, _, err) = match run_gcc(&args, Some(text), deadline) {
+        Ok(r) => r,
+        Err(FrontError::Timeout) => return Err(FrontError::Timeout),
+        Err(_) => return Ok(None),
+    };
+    if success {
+        return Ok(None);
+    }
+    let err = String::from_utf8_lossy(&err);
+    Ok(err.lines().find_map(|l| {
+        // FILE:LINE:COLUMN: error: MESSAGE, FILE from the line markers.
+        let (place, message) = l.split_once(": error: ")?;
+        let mut parts = place.rsplitn(3, ':');
+        let (column, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+        let at = match file {
+            "<stdin>" => format!("line {line}"),
+            _ => format!("{file}:{line}"),
+        };
+        Some(format!(
+            "{at}: error at column {column}: {message} (gcc's first error; invar's C parser was slow to find it)"
+        ))
+    }))
 }
 
 /// Most `+` and `-` characters read in a row (with only white space
@@ -240,18 +370,6 @@ pub fn source(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
 pub fn lower_preprocessed(text: String, options: &Options) -> Result<Program, FrontError> {
     let lines = LineMap::new(&text);
     check_limits(&text, &lines)?;
-    let mut config = Config::with_gcc();
-    config.flavor = Flavor::GnuC11;
-    let parsed = parse_preprocessed(&config, text).map_err(|e| {
-        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
-        expected.sort_unstable();
-        expected.truncate(8);
-        FrontError::Syntax(format!(
-            "{}: syntax error at column {} (expected one of {})",
-            lines.locate(e.offset),
-            e.column,
-            expected.join(" ")
-        ))
-    })?;
+    let parsed = parse(text, &lines, options.deadline)?;
     lower::lower(&parsed.source, &parsed.unit, options)
 }
