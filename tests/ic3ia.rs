@@ -19,11 +19,18 @@ fn root() -> PathBuf {
 
 /// invar with z3 and cvc5 hidden, or with only z3 visible.
 fn invar(args: &[&str], z3: bool) -> Output {
+    invar_with(args, z3, &[])
+}
+
+/// [`invar`] with more environment variables (the engines' ablation
+/// switches).
+fn invar_with(args: &[&str], z3: bool, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_invar"));
     cmd.args(args).env("INVAR_CVC5", "/nonexistent/cvc5");
     if !z3 {
         cmd.env("INVAR_Z3", "/nonexistent/z3");
     }
+    cmd.envs(env.iter().copied());
     cmd.output().expect("invar runs")
 }
 
@@ -440,6 +447,11 @@ fn the_invariant_checker_refuses_false_invariants() {
 /// and the certificate, over the machine integers (it declares `state` as
 /// a 32-bit vector), is accepted by z3 and by `invar certify`.
 fn proved_on_machine_integers(program: &str, engine: &str, state: &str) {
+    proved_on_machine_integers_with(program, engine, state, &[])
+}
+
+/// [`proved_on_machine_integers`] with ablation switches in `env`.
+fn proved_on_machine_integers_with(program: &str, engine: &str, state: &str, env: &[(&str, &str)]) {
     let path = root().join(program);
     let p = path.to_str().unwrap();
     let cert = std::env::temp_dir().join(format!(
@@ -448,11 +460,12 @@ fn proved_on_machine_integers(program: &str, engine: &str, state: &str) {
     ));
     let _cleanup = Remove(cert.clone());
     let c = cert.to_str().unwrap();
-    let out = invar(
+    let out = invar_with(
         // IC3CFA gets a tenth of the time, the relaxation the next tenth
         // and as much for the check (measured: up.i 12.5 s in all).
         &["check", p, "--timeout", "120", "--json", "--certificate", c],
         true,
+        env,
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(20), "{out:?}");
@@ -475,17 +488,32 @@ fn proved_on_machine_integers(program: &str, engine: &str, state: &str) {
     assert_eq!(alone.status.code(), Some(0), "{alone:?}");
 }
 
-/// Two loops whose invariants (`k = i`, then `k + j = i`) bit-level IC3 and
-/// IC3CFA do not find (`tests/c/relax/up.i`, SV-COMP's verdict `true`,
-/// `tests/c/relax/SOURCES.tsv`): under `auto` IC3+IA proves the program's
-/// integer relaxation, with overflow watched, starting from the affine
-/// equalities of Karr's analysis as predicates (without them it refined 42
-/// times into 96 bounds `k ≤ m`, `i ≤ m`, … and gave no answer in 30 s),
-/// and the invariant, carried to the machine integers, is confirmed on the
-/// bit-precise encoding.
+/// Two loops whose invariants (`k = i`, then `k + j = i` and `i >= n`)
+/// bit-level IC3 does not find (`tests/c/relax/up.i`, SV-COMP's verdict
+/// `true`, `tests/c/relax/SOURCES.tsv`), nor IC3CFA without Houdini's
+/// seeds (switched off here, so that the relaxation is what is tested):
+/// under `auto` IC3+IA proves the program's integer relaxation, with
+/// overflow watched, starting from the affine equalities of Karr's
+/// analysis as predicates (without them it refined 42 times into 96 bounds
+/// `k ≤ m`, `i ≤ m`, … and gave no answer in 30 s), and the invariant,
+/// carried to the machine integers, is confirmed on the bit-precise
+/// encoding.
 #[test]
 fn the_integer_relaxation_proves_a_c_loop_on_machine_integers() {
-    proved_on_machine_integers("tests/c/relax/up.i", "ic3ia-int", "|k#4|");
+    proved_on_machine_integers_with(
+        "tests/c/relax/up.i",
+        "ic3ia-int",
+        "|k#4|",
+        &[("INVAR_IC3CFA_NO_SEEDS", "1")],
+    );
+}
+
+/// The same program with the seeds on: IC3CFA proves it first (`i >= n`,
+/// the first loop's exit condition, holds at the second loop's head), on
+/// the machine integers directly.
+#[test]
+fn ic3cfa_proves_a_c_loop_with_a_seed() {
+    proved_on_machine_integers("tests/c/relax/up.i", "ic3cfa", "|k#4|");
 }
 
 /// `x + y = n` (`tests/c/relax/count_up_down-1.i`, verdict `true`): the
