@@ -562,7 +562,8 @@ mod tests {
             script::run("cases", &text, &mut solver, &mut out).unwrap();
             assert_eq!(String::from_utf8_lossy(&out).trim(), "unsat", "{body}");
         }
-        // Most formulas have an `and`, `or`, `=>` or `not` at the top somewhere.
+        // Not vacuous: about a fifth of the formulas have a connective the
+        // split looks through at their top (measured: 93 of 500).
         assert!(split > 50, "only {split} formulas were split");
     }
 }
