@@ -212,9 +212,10 @@ struct Engine<'a> {
     /// (`t[k-1:0] = c[k-1:0]`): the only low-bit literals
     /// [`Engine::implied`] needs to build.
     low_bit_lemmas: HashMap<Term, Vec<u32>>,
-    /// Per location: affine equalities that hold at every reachable state
+    /// Per location: facts that hold at every reachable state (the affine
+    /// equalities, then Houdini's seeds)
     /// there, part of every frame but the initial location's F(0).
-    equalities: Vec<Vec<Term>>,
+    facts: Vec<Vec<Term>>,
 }
 
 /// The literals of `cube` whose images along a path (`images`, in the same
@@ -298,7 +299,7 @@ impl<'a> Engine<'a> {
             });
         }
         let n = locs.len();
-        let mut equalities = vec![Vec::new(); n];
+        let mut facts = vec![Vec::new(); n];
         let mut count = 0;
         if options.affine {
             let found = crate::ir::cfa::affine::analyse_cfa(cfa);
@@ -308,13 +309,13 @@ impl<'a> Engine<'a> {
                 // invariant is `false` (without it, an edge from it into a
                 // location with equalities breaks consecution).
                 if !found.reachable[l] {
-                    equalities[i].push(terms.bool(false));
+                    facts[i].push(terms.bool(false));
                     count += 1;
                     continue;
                 }
                 for e in &found.equalities[l] {
                     let t = e.term(&mut terms);
-                    equalities[i].push(norm.normalize(&mut terms, t));
+                    facts[i].push(norm.normalize(&mut terms, t));
                     count += 1;
                 }
             }
@@ -324,29 +325,14 @@ impl<'a> Engine<'a> {
         if options.seeds {
             let proposed =
                 seeds::candidates(&mut terms, &mut norm, cfa.edges.iter().map(|e| &e.command));
-            let views: Vec<seeds::SeedEdge> = (edges.iter())
-                .map(|e| seeds::SeedEdge {
-                    from: e.from,
-                    to: e.to,
-                    paths: &e.paths,
-                })
-                .collect();
             let init = index[&cfa.init];
             let (found, checks) = seeds::houdini(
-                &mut terms,
-                &mut norm,
-                &views,
-                n,
-                init,
-                &equalities,
-                &proposed,
-                backend,
-                budget,
+                &mut terms, &mut norm, &edges, n, init, &facts, &proposed, backend, budget,
             );
             seed_checks = checks;
-            for (l, facts) in found.into_iter().flatten().enumerate() {
-                seeded += facts.len() as u64;
-                equalities[l].extend(facts);
+            for (l, kept) in found.into_iter().flatten().enumerate() {
+                seeded += kept.len() as u64;
+                facts[l].extend(kept);
             }
         }
         let stats = CfaStats {
@@ -375,7 +361,7 @@ impl<'a> Engine<'a> {
             top: 0,
             old_checks: 0,
             low_bit_lemmas: HashMap::new(),
-            equalities,
+            facts,
         })
     }
 
@@ -425,10 +411,10 @@ impl<'a> Engine<'a> {
                 smt.assert(&self.terms, guarded);
             }
             // Invariants of the location: in every frame. (At the initial
-            // location, the level-0 query asks about every state; the
-            // analysis puts no equality there, since C variables start
-            // with any value.)
-            for &e in &self.equalities[l] {
+            // location, the level-0 query asks about every state; neither
+            // Karr's analysis nor Houdini puts a fact there, since C
+            // variables start with any value.)
+            for &e in &self.facts[l] {
                 smt.assert(&self.terms, e);
             }
             self.solvers[l] = Some(LocSolver { smt, scopes: 0 });
@@ -922,12 +908,12 @@ impl<'a> Engine<'a> {
                 .filter(|m| m.level >= level)
                 .map(|m| m.cube.clone())
                 .collect();
-            if cubes.is_empty() && self.equalities[l].is_empty() {
+            if cubes.is_empty() && self.facts[l].is_empty() {
                 continue;
             }
             count += cubes.len();
             let mut clauses: Vec<Term> = cubes.iter().map(|c| self.clause(c)).collect();
-            clauses.extend(self.equalities[l].iter().copied());
+            clauses.extend(self.facts[l].iter().copied());
             let inv = self.terms.and_all(&clauses);
             let k = self
                 .terms

@@ -381,38 +381,11 @@ pub fn paths(
 ) -> Option<Vec<Path>> {
     let mut out = Vec::new();
     for basics in split(command, cap)? {
-        let mut after: HashMap<Term, Term> = HashMap::new();
-        let mut guard = Vec::new();
-        let mut havocs = Vec::new();
+        let (mut state, mut havocs) = (Symbolic::default(), Vec::new());
         for b in &basics {
-            match b {
-                Command::Assume(c) => {
-                    let g = terms.substitute(&[*c], &after)[0];
-                    let g = norm.normalize(terms, g);
-                    literals(terms, g, &mut guard);
-                }
-                Command::Assign(x, e) => {
-                    let v = terms.substitute(&[*e], &after)[0];
-                    let v = norm.normalize(terms, v);
-                    after.insert(*x, v);
-                }
-                Command::Havoc(x) => {
-                    let h = fresh(terms, *x);
-                    havocs.push(h);
-                    after.insert(*x, h);
-                }
-                Command::Seq(_) | Command::Choice(_) => unreachable!("split paths are flat"),
-            }
+            execute(terms, norm, b, &mut state, &mut havocs, fresh);
         }
-        guard.sort_unstable();
-        guard.dedup();
-        let infeasible = guard.iter().any(|&g| *terms.op(g) == Op::Bool(false));
-        out.push(Path {
-            guard,
-            after,
-            havocs,
-            infeasible,
-        });
+        out.push(state.into_path(terms, havocs));
     }
     Some(out)
 }
@@ -433,19 +406,9 @@ pub fn merged(
     command: &Command,
     fresh: &mut dyn FnMut(&mut Terms, Term) -> Term,
 ) -> Path {
-    let mut state = Symbolic::default();
-    let mut havocs = Vec::new();
+    let (mut state, mut havocs) = (Symbolic::default(), Vec::new());
     execute(terms, norm, command, &mut state, &mut havocs, fresh);
-    let mut guard = state.guard;
-    guard.sort_unstable();
-    guard.dedup();
-    let infeasible = guard.iter().any(|&g| *terms.op(g) == Op::Bool(false));
-    Path {
-        guard,
-        after: state.after,
-        havocs,
-        infeasible,
-    }
+    state.into_path(terms, havocs)
 }
 
 /// A path's summary under construction.
@@ -455,6 +418,24 @@ struct Symbolic {
     guard: Vec<Term>,
 }
 
+impl Symbolic {
+    /// The finished summary: guard literals sorted and once each.
+    fn into_path(self, terms: &Terms, havocs: Vec<Term>) -> Path {
+        let mut guard = self.guard;
+        guard.sort_unstable();
+        guard.dedup();
+        let infeasible = guard.iter().any(|&g| *terms.op(g) == Op::Bool(false));
+        Path {
+            guard,
+            after: self.after,
+            havocs,
+            infeasible,
+        }
+    }
+}
+
+/// Symbolic execution of `command` from `state` (choices joined by
+/// selectors, see [`merged`]); `havocs` gains the path's fresh variables.
 fn execute(
     terms: &mut Terms,
     norm: &mut Normalizer,

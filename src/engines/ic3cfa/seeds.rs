@@ -15,7 +15,8 @@
 //! one value at a time. This is the thesis's "improved initialisation" in
 //! the form invariant generators for k-induction use.
 
-use super::path::{literals, Normalizer, Path};
+use super::path::{literals, Normalizer};
+use super::EdgeInfo;
 use crate::ir::cfa::Command;
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Term, Terms};
@@ -25,13 +26,6 @@ use std::collections::HashSet;
 
 /// At most this many candidate atoms (each proposed with its negation).
 const MAX_ATOMS: usize = 200;
-
-/// An edge as Houdini reads it: source, target, choice-free paths.
-pub struct SeedEdge<'a> {
-    pub from: usize,
-    pub to: usize,
-    pub paths: &'a [Path],
-}
 
 /// Signed or unsigned order.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,6 +70,22 @@ fn orientations(
     raw.iter().map(|&t| norm.normalize(terms, t)).collect()
 }
 
+/// The atom of a literal, without its polarity: both are proposed.
+fn atom_of(terms: &Terms, literal: Term) -> Term {
+    match terms.op(literal) {
+        Op::Not => terms.args(literal)[0],
+        _ => literal,
+    }
+}
+
+/// Adds the atom of `literal` to `out` unless it is a constant or seen.
+fn add(terms: &Terms, seen: &mut HashSet<Term>, out: &mut Vec<Term>, literal: Term) {
+    let atom = atom_of(terms, literal);
+    if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
+        out.push(atom);
+    }
+}
+
 /// The atoms of `command`: those of every `assume`, each comparison in
 /// every direction, and a variable assigned a constant compared with it
 /// both ways in both orders (where a counter starts bounds it).
@@ -86,30 +96,16 @@ fn collect(
     seen: &mut HashSet<Term>,
     out: &mut Vec<Term>,
 ) {
-    let mut add = |terms: &Terms, seen: &mut HashSet<Term>, l: Term| {
-        // The atom, not its polarity: both are proposed.
-        let atom = match terms.op(l) {
-            Op::Not => terms.args(l)[0],
-            _ => l,
-        };
-        if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
-            out.push(atom);
-        }
-    };
     match command {
         Command::Assume(c) => {
             let n = norm.normalize(terms, *c);
             let mut lits = Vec::new();
             literals(terms, n, &mut lits);
             for l in lits {
-                add(terms, seen, l);
-                let atom = match terms.op(l) {
-                    Op::Not => terms.args(l)[0],
-                    _ => l,
-                };
-                if let Some((order, a, b)) = comparison(terms, atom) {
+                add(terms, seen, out, l);
+                if let Some((order, a, b)) = comparison(terms, atom_of(terms, l)) {
                     for t in orientations(terms, norm, order, a, b) {
-                        add(terms, seen, t);
+                        add(terms, seen, out, t);
                     }
                 }
             }
@@ -117,7 +113,7 @@ fn collect(
         Command::Assign(x, e) if matches!(terms.op(*e), Op::Bv(_)) => {
             for order in [Order::Signed, Order::Unsigned] {
                 for t in orientations(terms, norm, order, *x, *e) {
-                    add(terms, seen, t);
+                    add(terms, seen, out, t);
                 }
             }
         }
@@ -131,7 +127,7 @@ fn collect(
 }
 
 /// The candidates: each atom of the commands' conditions and its negation.
-pub fn candidates<'c>(
+pub(super) fn candidates<'c>(
     terms: &mut Terms,
     norm: &mut Normalizer,
     commands: impl Iterator<Item = &'c Command>,
@@ -168,13 +164,7 @@ pub fn candidates<'c>(
     }
     for (order, x, bound) in carried {
         for t in orientations(terms, norm, order, x, bound) {
-            let atom = match terms.op(t) {
-                Op::Not => terms.args(t)[0],
-                _ => t,
-            };
-            if !matches!(terms.op(atom), Op::Bool(_)) && seen.insert(atom) {
-                atoms.push(atom);
-            }
+            add(terms, &mut seen, &mut atoms, t);
         }
     }
     atoms.truncate(MAX_ATOMS);
@@ -194,10 +184,10 @@ pub fn candidates<'c>(
 /// of the fixpoint need not be inductive, so nothing is returned).
 /// Also the number of solver checks.
 #[allow(clippy::too_many_arguments)]
-pub fn houdini(
+pub(super) fn houdini(
     terms: &mut Terms,
     norm: &mut Normalizer,
-    edges: &[SeedEdge],
+    edges: &[EdgeInfo],
     locations: usize,
     init: usize,
     known: &[Vec<Term>],
@@ -215,7 +205,7 @@ pub fn houdini(
     loop {
         let mut changed = false;
         for e in edges {
-            for p in e.paths {
+            for p in &e.paths {
                 if alive[e.to].is_empty() {
                     break;
                 }
