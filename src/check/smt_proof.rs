@@ -105,44 +105,40 @@ pub fn check_certificate(
     declarations += &u.define_step(1);
     declarations += function;
     declarations.push('\n');
-    let at = |k: usize| -> String {
+    // A function of the states applied to step k's (bare when there are
+    // no states: SMT-LIB has no empty application).
+    let apply = |name: &str, k: usize| -> String {
         if ts.states.is_empty() {
-            return CERTIFICATE.to_string();
+            return name.to_string();
         }
         let args: Vec<String> = (0..ts.states.len()).map(|i| u.state(i, k)).collect();
-        format!("({CERTIFICATE} {})", args.join(" "))
+        format!("({name} {})", args.join(" "))
     };
-    let inv0 = at(0);
+    let inv0 = apply(CERTIFICATE, 0);
     // ¬INV as a disjunction of cases, each a function of its own: a case
     // pins down a few literals of the next state (a location and one of
     // its lemmas, for IC3's invariants), so each query is small where the
     // whole negation asks the solver to consider every lemma at once.
-    let (params, cases) = match split_function(function) {
-        Some((params, body)) => (params, negated_cases(body, MAX_CASES)),
-        None => ("", Vec::new()),
-    };
-    let split = cases.len() > 1;
-    let mut case_calls = Vec::new();
-    for (i, case) in cases.iter().enumerate().filter(|_| split) {
-        let name = format!("{CERTIFICATE}-case-{i}");
-        declarations += &format!("(define-fun {name} {params} Bool {case})\n");
-        case_calls.push(name);
-    }
-    let case_at = |i: usize, k: usize| -> String {
-        if !split {
-            return format!("(not {})", at(k));
+    let mut cases = Vec::new();
+    if let Some((params, body)) = split_function(function) {
+        let negated = negated_cases(body, MAX_CASES);
+        if negated.len() > 1 {
+            for (i, case) in negated.iter().enumerate() {
+                let name = format!("{CERTIFICATE}-case-{i}");
+                declarations += &format!("(define-fun {name} {params} Bool {case})\n");
+                cases.push(name);
+            }
         }
-        let args: Vec<String> = (0..ts.states.len()).map(|j| u.state(j, k)).collect();
-        format!("({} {})", case_calls[i], args.join(" "))
-    };
+    }
     let each_case = |what: &str, k: usize| -> Vec<(String, String)> {
-        (0..case_calls.len().max(1))
-            .map(|i| {
-                let name = match split {
-                    true => format!("{what}, case {} of {}", i + 1, cases.len()),
-                    false => what.to_string(),
-                };
-                (name, format!("(assert {})\n", case_at(i, k)))
+        if cases.is_empty() {
+            let whole = format!("(assert (not {}))\n", apply(CERTIFICATE, k));
+            return vec![(what.to_string(), whole)];
+        }
+        (cases.iter().enumerate())
+            .map(|(i, name)| {
+                let what = format!("{what}, case {} of {}", i + 1, cases.len());
+                (what, format!("(assert {})\n", apply(name, k)))
             })
             .collect()
     };
