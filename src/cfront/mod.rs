@@ -194,8 +194,11 @@ fn parse(
     lines: &LineMap,
     deadline: Option<Instant>,
 ) -> Result<lang_c::driver::Parse, FrontError> {
-    let mut config = Config::with_gcc();
-    config.flavor = Flavor::GnuC11;
+    let config = || {
+        let mut config = Config::with_gcc();
+        config.flavor = Flavor::GnuC11;
+        config
+    };
     let located = |e: lang_c::driver::SyntaxError| {
         let mut expected: Vec<&str> = e.expected.iter().copied().collect();
         expected.sort_unstable();
@@ -213,38 +216,35 @@ fn parse(
         .name("c-parser".into())
         .stack_size(PARSE_STACK)
         .spawn(move || {
-            let _ = tx.send(parse_preprocessed(&config, copy));
+            let _ = tx.send(parse_preprocessed(&config(), copy));
         });
     if spawned.is_err() {
-        let mut config = Config::with_gcc();
-        config.flavor = Flavor::GnuC11;
-        return parse_preprocessed(&config, text).map_err(located);
+        return parse_preprocessed(&config(), text).map_err(located);
     }
-    let answer = |r: Result<lang_c::driver::Parse, lang_c::driver::SyntaxError>| r.map_err(located);
+    // The parse's result if it comes within `limit` (`None`: no limit).
+    let receive = |limit: Option<Duration>| {
+        let stopped = || FrontError::Syntax("the C parser stopped".into());
+        match limit {
+            None => rx.recv().map(Some).map_err(|_| stopped()),
+            Some(t) => match rx.recv_timeout(t) {
+                Ok(r) => Ok(Some(r)),
+                Err(mpsc::RecvTimeoutError::Timeout) => Ok(None),
+                Err(mpsc::RecvTimeoutError::Disconnected) => Err(stopped()),
+            },
+        }
+    };
     let left = |d: Instant| d.saturating_duration_since(Instant::now());
     let patience = deadline.map_or(PARSE_PATIENCE, |d| left(d).min(PARSE_PATIENCE));
-    match rx.recv_timeout(patience) {
-        Ok(r) => return answer(r),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            return Err(FrontError::Syntax("the C parser stopped".into()))
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => {}
+    if let Some(r) = receive(Some(patience))? {
+        return r.map_err(located);
     }
     if let Some(message) = gcc_error(text, deadline)? {
         return Err(FrontError::Syntax(message));
     }
-    let waited = match deadline {
-        Some(d) => rx.recv_timeout(left(d)).map_err(|e| match e {
-            mpsc::RecvTimeoutError::Timeout => FrontError::Timeout,
-            mpsc::RecvTimeoutError::Disconnected => {
-                FrontError::Syntax("the C parser stopped".into())
-            }
-        })?,
-        None => rx
-            .recv()
-            .map_err(|_| FrontError::Syntax("the C parser stopped".into()))?,
-    };
-    answer(waited)
+    match receive(deadline.map(left))? {
+        Some(r) => r.map_err(located),
+        None => Err(FrontError::Timeout),
+    }
 }
 
 /// The first error gcc reports on the preprocessed `text`
