@@ -444,6 +444,19 @@ impl Proved {
     }
 }
 
+/// Adds the loop `head --[x less bound]; x := x + one--> head` and
+/// returns its guard `x less bound`.
+fn count_up(cfa: &mut Cfa, head: Loc, x: Term, less: Op, bound: Term, one: Term) -> Term {
+    let below = cfa.terms.mk(less, &[x, bound]);
+    let step = cfa.terms.mk(Op::BvAdd, &[x, one]);
+    cfa.add_edge(
+        head,
+        Command::Seq(vec![Command::Assume(below), Command::Assign(x, step)]),
+        head,
+    );
+    below
+}
+
 /// A hand-built automaton whose per-location invariant is known:
 /// `x = 0; while (x < 10) x = x + 1; assert(x == 10);` over 8-bit `x`,
 /// the loop head a self-loop as LBE leaves it. Every `x > 10` at the head
@@ -456,13 +469,7 @@ fn ic3cfa_finds_the_loop_heads_invariant_of_a_counting_loop() {
     let c = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(8, v));
     let (zero, one, ten) = (c(&mut cfa, 0), c(&mut cfa, 1), c(&mut cfa, 10));
     cfa.add_edge(entry, Command::Assign(x, zero), head);
-    let below = cfa.terms.mk(Op::BvUlt, &[x, ten]);
-    let step = cfa.terms.mk(Op::BvAdd, &[x, one]);
-    cfa.add_edge(
-        head,
-        Command::Seq(vec![Command::Assume(below), Command::Assign(x, step)]),
-        head,
-    );
+    let below = count_up(&mut cfa, head, x, Op::BvUlt, ten, one);
     let done = cfa.terms.not(below);
     let equal = cfa.terms.eq(x, ten);
     let wrong = cfa.terms.not(equal);
@@ -534,13 +541,7 @@ fn houdini_seeds_give_a_loop_exit_condition_to_the_next_loop() {
     let c = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(W, v));
     let (zero, one) = (c(&mut cfa, 0), c(&mut cfa, 1));
     cfa.add_edge(entry, Command::Assign(i, zero), first);
-    let i_below = cfa.terms.mk(Op::BvSlt, &[i, n]);
-    let i_next = cfa.terms.mk(Op::BvAdd, &[i, one]);
-    cfa.add_edge(
-        first,
-        Command::Seq(vec![Command::Assume(i_below), Command::Assign(i, i_next)]),
-        first,
-    );
+    let i_below = count_up(&mut cfa, first, i, Op::BvSlt, n, one);
     let i_done = cfa.terms.not(i_below);
     cfa.add_edge(
         first,
