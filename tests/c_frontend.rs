@@ -252,3 +252,65 @@ fn sv_comp_property_files_and_result_words() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.prp: cannot read"));
 }
+
+/// Arrays of constant size are scalarized: one variable per element, a
+/// multiplexer per access with a variable index, and a bounds check whose
+/// failure is undefined behaviour, answered `unknown` with the reason.
+/// Verdicts: the SV-COMP program's manifest (`tests/c/arrays/SOURCES.tsv`),
+/// the hand-written ones in their comments.
+#[test]
+fn arrays_are_scalarized_and_out_of_bounds_is_no_verdict() {
+    let arrays = dir().join("arrays");
+    let run = |file: &str| {
+        let path = arrays.join(file);
+        let out = invar(&["check", path.to_str().unwrap(), "--timeout", "30"]);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stdout, stderr)
+    };
+    let manifest = std::fs::read_to_string(arrays.join("SOURCES.tsv")).unwrap();
+    for line in manifest.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (code, stdout, _) = run(f[0]);
+        assert_eq!(f[4], "false");
+        assert_eq!(code, Some(10), "{}: {stdout}", f[0]);
+        assert!(stdout.contains(": error: "), "{stdout}");
+    }
+    let (code, stdout, _) = run("write_then_read.c");
+    assert_eq!(code, Some(10), "{stdout}");
+    // The trace shows the elements the loop wrote.
+    assert!(stdout.contains("b[3]#5=6"), "{stdout}");
+    assert_eq!(run("guarded.c").0, Some(20));
+    let (code, stdout, stderr) = run("out_of_bounds.c");
+    assert_eq!((code, stdout.as_str()), (Some(0), "unknown\n"));
+    assert!(
+        stderr.contains("an array access out of bounds is reachable"),
+        "{stderr}"
+    );
+    // Beyond the limit, and uses of pointers other than dropped writes, are
+    // refused by name.
+    let dir = std::env::temp_dir().join(format!("invar-carr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, message) in [
+        (
+            "int main(void) { int big[2048]; big[0] = 1; return 0; }",
+            "line 1: unsupported: an array of 2048 elements (`big`; invar takes 1 to 1024)",
+        ),
+        (
+            "extern void reach_error(void);\nint main(void) { int x = 1; int *p = &x;\nif (p == 0) reach_error(); return 0; }",
+            "line 3: unsupported: pointers (`p` read)",
+        ),
+        (
+            "int main(void) { int m[2][2]; return 0; }",
+            "line 1: unsupported: multi-dimensional arrays",
+        ),
+    ] {
+        let path = dir.join("refused.c");
+        std::fs::write(&path, text).unwrap();
+        let out = invar(&["check", path.to_str().unwrap(), "--timeout", "10"]);
+        assert_eq!(out.status.code(), Some(0));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{text}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,6 +9,12 @@
 //!
 //! `INVAR_C_RANDOM=N` runs N programs (default 100, the CI share); the seed
 //! is fixed, so a failure names a program that can be regenerated.
+//!
+//! A second test adds an array of four elements, read and written at
+//! indices that are mostly in bounds and sometimes not: gcc's harness checks
+//! every access, and a program where some input goes out of bounds before
+//! reaching `reach_error` must get `unknown` from invar, never a verdict
+//! (`INVAR_C_RANDOM_ARRAYS=N`, default 60).
 
 mod common;
 
@@ -24,14 +30,44 @@ struct Gen {
     rng: Rng,
     /// Nesting depth of the loop being generated (its counter is `i<depth>`).
     loops: usize,
+    /// Whether programs use the array `arr` (of four unsigned elements).
+    arrays: bool,
 }
+
+/// The size of `arr`.
+const ARRAY: u32 = 4;
 
 impl Gen {
     fn below(&mut self, n: u32) -> u32 {
         (self.rng.next_u64() % u64::from(n)) as u32
     }
 
+    /// An index into `arr`: in bounds by construction, or a raw small
+    /// value that may not be. Written as `AT(e)`: the body's text for gcc
+    /// defines it as a checked access, invar's as `arr[e]`.
+    fn element(&mut self) -> String {
+        let e = self.unsigned_leaf_scalar();
+        match self.below(6) {
+            0 => format!("AT({e})"),
+            1 => format!("AT({e} & {}u)", ARRAY - 1),
+            _ => format!("AT({e} % {ARRAY}u)"),
+        }
+    }
+
     fn unsigned_leaf(&mut self) -> String {
+        if self.arrays {
+            match self.below(8) {
+                0 | 1 => return self.element(),
+                2 if self.below(4) == 0 => {
+                    return "(unsigned)(sizeof(arr) / sizeof(arr[0]))".into()
+                }
+                _ => {}
+            }
+        }
+        self.unsigned_leaf_scalar()
+    }
+
+    fn unsigned_leaf_scalar(&mut self) -> String {
         match self.below(6) {
             0 => "a".into(),
             1 => "b".into(),
@@ -59,6 +95,12 @@ impl Gen {
             7 => format!("({l} % {}u)", 1 + self.below(5)),
             8 => format!("({l} << {})", self.below(8)),
             9 => format!("({l} >> {})", self.below(8)),
+            // A choice whose branch may read the array: only the chosen
+            // branch is evaluated.
+            _ if self.arrays && self.below(2) == 0 => {
+                let c = self.condition(0);
+                format!("({c} ? {l} : {})", self.unsigned_expr(depth - 1))
+            }
             _ => format!("(unsigned char)({l})"),
         }
     }
@@ -94,6 +136,11 @@ impl Gen {
             _ => 5,
         };
         match kind {
+            0 if self.arrays && self.below(3) == 0 => {
+                let target = self.element();
+                let op = ["=", "+=", "^="][self.below(3) as usize];
+                let _ = writeln!(out, "{target} {op} {};", self.unsigned_expr(2));
+            }
             0 => {
                 let v = if self.below(2) == 0 { "x" } else { "y" };
                 let _ = writeln!(out, "{v} = {};", self.unsigned_expr(2));
@@ -134,6 +181,12 @@ impl Gen {
             self.below(6),
             self.below(5) as i32 - 2
         );
+        if self.arrays {
+            let values: Vec<String> = (0..self.below(ARRAY + 1))
+                .map(|_| format!("{}u", self.below(6)))
+                .collect();
+            let _ = writeln!(out, "unsigned arr[{ARRAY}] = {{{}}};", values.join(", "));
+        }
         for _ in 0..2 + self.below(3) {
             self.statement(2, &mut out);
         }
@@ -143,13 +196,22 @@ impl Gen {
     }
 }
 
-/// gcc's verdict: `false` if an input reaches `reach_error`.
+/// gcc's verdict: `false` if an input reaches `reach_error`, else `oob` if
+/// an input makes an array access out of bounds (before any error), else
+/// `true`. Accesses go through `at`, which checks the index (and, once a
+/// run has gone out of bounds, hands out a spare slot: the run's verdict is
+/// settled).
 fn gcc_verdict(dir: &Path, body: &str) -> String {
     let program = format!(
-        "#include <stdio.h>\nstatic int reached;\nstatic void reach_error(void) {{ reached = 1; }}\n\
-         static int run(unsigned char a, unsigned char b) {{\nreached = 0;\n{body}return reached;\n}}\n\
-         int main(void) {{\n  for (unsigned a = 0; a < {RANGE}; a++)\n    for (unsigned b = 0; b < {RANGE}; b++)\n\
-         if (run(a, b)) {{ puts(\"false\"); return 0; }}\n  puts(\"true\");\n  return 0;\n}}\n"
+        "#include <stdio.h>\nstatic int reached, oob;\nstatic unsigned spare;\n\
+         static void reach_error(void) {{ if (!oob) reached = 1; }}\n\
+         static unsigned *at(unsigned *arr, unsigned long long i) {{\n\
+           if (i < {ARRAY}) return &arr[i];\n  if (!reached) oob = 1;\n  return &spare;\n}}\n\
+         #define AT(i) (*at(arr, (i)))\n\
+         static int run(unsigned char a, unsigned char b) {{\nreached = 0; oob = 0;\n{body}return reached ? 2 : oob;\n}}\n\
+         int main(void) {{\n  int any_oob = 0;\n  for (unsigned a = 0; a < {RANGE}; a++)\n    for (unsigned b = 0; b < {RANGE}; b++) {{\n\
+         int r = run(a, b);\n  if (r == 2) {{ puts(\"false\"); return 0; }}\n  any_oob |= r;\n  }}\n\
+         puts(any_oob ? \"oob\" : \"true\");\n  return 0;\n}}\n"
     );
     common::gcc_run(dir, "harness", &program, &["-O0"])
         .trim()
@@ -158,6 +220,23 @@ fn gcc_verdict(dir: &Path, body: &str) -> String {
 
 /// invar's verdict on the same body with nondeterministic inputs.
 fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
+    // `AT(i)` is `arr[i]`, written out (invar's input is not preprocessed).
+    let mut body = body.to_string();
+    while let Some(start) = body.find("AT(") {
+        let mut depth = 0;
+        let end = (start + 2..body.len())
+            .find(|&k| {
+                match body.as_bytes()[k] {
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            })
+            .expect("balanced");
+        let inner = body[start + 3..end].to_string();
+        body.replace_range(start..=end, &format!("arr[{inner}]"));
+    }
     let program = format!(
         "extern void reach_error(void);\nextern unsigned char __VERIFIER_nondet_uchar(void);\n\
          extern void __VERIFIER_assume(int);\nint main(void) {{\n\
@@ -200,6 +279,7 @@ fn random_c_programs_agree_with_gcc() {
     let mut gen = Gen {
         rng: Rng::new(21),
         loops: 0,
+        arrays: false,
     };
     // Per mode (large-block encoding, single-block): decided, unknown.
     let (mut decided, mut unknown, mut false_seen) = ([0usize; 2], [0usize; 2], 0);
@@ -245,5 +325,52 @@ fn random_c_programs_agree_with_gcc() {
         unknown[1] <= decided[1],
         "{unknown:?} unknown, {decided:?} decided"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn random_c_programs_with_arrays_agree_with_gcc() {
+    let count: usize = std::env::var("INVAR_C_RANDOM_ARRAYS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let dir = std::env::temp_dir().join(format!("invar-carrays-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut gen = Gen {
+        rng: Rng::new(22),
+        loops: 0,
+        arrays: true,
+    };
+    // gcc's verdicts seen, and invar's unknowns on programs without
+    // out-of-bounds accesses.
+    let (mut seen, mut unknown) = (std::collections::BTreeMap::new(), 0);
+    for n in 0..count {
+        let body = gen.body();
+        let expected = gcc_verdict(&dir, &body);
+        *seen.entry(expected.clone()).or_insert(0usize) += 1;
+        let (verdict, detail) = invar_verdict(&dir, &body, &[]);
+        match (expected.as_str(), verdict.as_str()) {
+            ("oob", "unknown") => assert!(
+                detail.contains("out of bounds"),
+                "program #{n}: unknown for another reason\n{detail}"
+            ),
+            (_, "unknown") => {
+                eprintln!("program #{n}: unknown\n{detail}");
+                unknown += 1;
+            }
+            (e, v) if e == v => {}
+            _ => panic!("program #{n}: gcc says {expected}, invar {verdict}\n{detail}"),
+        }
+    }
+    eprintln!("{count} programs with arrays: gcc says {seen:?}; {unknown} unknown besides");
+    // Every kind of outcome occurs, and programs are decided (a floor of
+    // 3%, as above).
+    for kind in ["true", "false", "oob"] {
+        assert!(
+            seen.get(kind).copied().unwrap_or(0) * 10 >= count,
+            "{seen:?}"
+        );
+    }
+    assert!(unknown * 100 <= 3 * count, "{unknown} unknown");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,6 +7,7 @@ use super::lines::{LineMap, SourceLine};
 use super::types::{CType, Numbers};
 use super::{FrontError, Options};
 use crate::ir::cfa::{Cfa, Command, Loc};
+use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -22,6 +23,44 @@ pub struct Program {
     /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
     /// variable set by an assignment outside the assigned variable's range.
     pub overflow: Option<Term>,
+    /// The Bool variable set, on the way to the error location, by an array
+    /// access out of bounds (undefined behaviour, C11 6.5.6p8): a trace that
+    /// ends with it set shows undefined behaviour, not the property's
+    /// violation. None when the program has no such access.
+    pub out_of_bounds: Option<Term>,
+}
+
+/// The most elements an array may have: each becomes a variable, and each
+/// access with a variable index a multiplexer over all of them.
+pub const MAX_ARRAY_ELEMENTS: usize = 1024;
+
+/// What a declarator declares (see [`Lowerer::shape`]).
+#[derive(Copy, Clone, Debug)]
+enum Shape {
+    Scalar,
+    /// An array; None: its size comes from the initializer.
+    Array(Option<usize>),
+    Pointer,
+}
+
+/// An array index after its bounds check.
+enum ArrayIndex {
+    /// A constant within bounds.
+    Constant(usize),
+    /// A term of the given type (64 bits, or an integer).
+    Variable(Term, CType),
+}
+
+/// What a name in scope stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    /// A scalar variable.
+    Scalar(Term, CType),
+    /// An array, scalarized: one variable per element.
+    Array(std::rc::Rc<[Term]>, CType),
+    /// A local pointer. Assigning it a side-effect-free value is dropped (a
+    /// pointer nobody reads changes nothing); any other use is refused.
+    Pointer,
 }
 
 type Result<T> = std::result::Result<T, FrontError>;
@@ -32,7 +71,7 @@ struct Lowerer<'a> {
     num: Numbers,
     cfa: Cfa,
     types: HashMap<Term, CType>,
-    scopes: Vec<HashMap<String, (Term, CType)>>,
+    scopes: Vec<HashMap<String, Binding>>,
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
     /// (break target, continue target) of the enclosing loops.
@@ -44,6 +83,8 @@ struct Lowerer<'a> {
     fresh: usize,
     /// See [`Program::overflow`].
     overflow: Option<Term>,
+    /// See [`Program::out_of_bounds`].
+    out_of_bounds: Option<Term>,
     /// Global typedefs: the scalar type named, or why it is refused when used.
     typedefs: HashMap<String, Result<Option<CType>>>,
     /// Extern globals of unsupported types (from headers): refused when used.
@@ -106,6 +147,32 @@ fn has_side_effects(e: &Expression) -> bool {
     }
 }
 
+/// Whether evaluating `e` may leave straight-line code: a side effect, or
+/// an array access (whose bounds check branches). Such an operand of `&&`,
+/// `||` or `?:` is evaluated only when C evaluates it.
+fn may_branch(e: &Expression) -> bool {
+    fn indexes(e: &Expression) -> bool {
+        match e {
+            Expression::BinaryOperator(b) => {
+                b.node.operator.node == BinaryOperator::Index
+                    || indexes(&b.node.lhs.node)
+                    || indexes(&b.node.rhs.node)
+            }
+            Expression::UnaryOperator(u) => indexes(&u.node.operand.node),
+            Expression::Cast(c) => indexes(&c.node.expression.node),
+            Expression::Conditional(c) => {
+                indexes(&c.node.condition.node)
+                    || indexes(&c.node.then_expression.node)
+                    || indexes(&c.node.else_expression.node)
+            }
+            Expression::Comma(v) => v.iter().any(|e| indexes(&e.node)),
+            Expression::Call(c) => c.node.arguments.iter().any(|e| indexes(&e.node)),
+            _ => false,
+        }
+    }
+    has_side_effects(e) || indexes(e)
+}
+
 /// Lowers a translation unit whose `main` is the entry point.
 pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<Program> {
     let mut cfa = Cfa::default();
@@ -134,6 +201,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         sink,
         fresh: 0,
         overflow,
+        out_of_bounds: None,
         typedefs: HashMap::new(),
         refused: HashMap::new(),
     };
@@ -157,10 +225,18 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     l.inline(main, "main", &[], true)?;
     let cur = l.cur;
     l.jump(cur, end);
+    if let Some(flag) = l.out_of_bounds {
+        // The flag starts false: a new entry clears it.
+        let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
+        let no = l.cfa.terms.bool(false);
+        l.cfa.add_edge(entry, Command::Assign(flag, no), old);
+        l.cfa.init = entry;
+    }
     Ok(Program {
         cfa: l.cfa,
         types: l.types,
         overflow: l.overflow,
+        out_of_bounds: l.out_of_bounds,
     })
 }
 
@@ -359,10 +435,18 @@ impl<'a> Lowerer<'a> {
         let declared = self
             .declared_type(&d.node.specifiers, d.span)
             .and_then(|ty| {
+                let mut shapes = Vec::new();
                 for init in &d.node.declarators {
-                    self.check_declarator(&init.node.declarator)?;
+                    let shape = self.shape(&init.node.declarator)?;
+                    match (shape, &init.node.initializer) {
+                        (Shape::Pointer, _) => return Err(self.unsupported(init.span, "pointers")),
+                        (Shape::Array(None), None) => {
+                            return Err(self.unsupported(init.span, "an array without a size"))
+                        }
+                        _ => shapes.push(shape),
+                    }
                 }
-                Ok(ty)
+                Ok((ty, shapes))
             });
         if let (true, Err(e)) = (is_extern, &declared) {
             for init in &d.node.declarators {
@@ -372,21 +456,17 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(());
         }
-        let Some(ty) = declared? else {
+        let (Some(ty), shapes) = declared? else {
             return Err(self.unsupported(d.span, "a void variable"));
         };
-        for init in &d.node.declarators {
+        for (init, shape) in d.node.declarators.iter().zip(shapes) {
             let name = name_of(&init.node.declarator.node)
                 .unwrap_or("?")
                 .to_string();
-            let var = self.new_var(&name, ty);
             // Globals start at zero unless initialised.
-            let value = match &init.node.initializer {
-                Some(i) => self.initializer(i, ty)?,
-                None => self.num.constant(&mut self.cfa.terms, 0, ty),
-            };
-            self.emit(Command::Assign(var, value), d.span);
-            self.scopes[0].insert(name, (var, ty));
+            let initializer = init.node.initializer.as_ref();
+            let binding = self.declare(&name, ty, shape, initializer, true, d.span)?;
+            self.scopes[0].insert(name, binding);
         }
         Ok(())
     }
@@ -402,10 +482,16 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lookup(&self, name: &str, span: Span) -> Result<(Term, CType)> {
-        for scope in self.scopes.iter().rev() {
-            if let Some(&v) = scope.get(name) {
-                return Ok(v);
+        match self.binding(name) {
+            Some(Binding::Scalar(var, ty)) => return Ok((*var, *ty)),
+            Some(Binding::Array(..)) => {
+                let what = format!("the array `{name}` used as a pointer");
+                return Err(self.unsupported(span, what));
             }
+            Some(Binding::Pointer) => {
+                return Err(self.unsupported(span, format!("pointers (`{name}` read)")))
+            }
+            None => {}
         }
         if let Some(e) = self.refused.get(name) {
             return Err(e.clone());
@@ -414,6 +500,22 @@ impl<'a> Lowerer<'a> {
             span,
             format!("`{name}` is not a variable of a supported kind (enumerator or undeclared?)"),
         ))
+    }
+
+    /// The innermost binding of `name`.
+    fn binding(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(name))
+    }
+
+    /// The array named by `e`, if it is an identifier bound to one.
+    fn array_of(&self, e: &Node<Expression>) -> Option<(std::rc::Rc<[Term]>, CType)> {
+        match &e.node {
+            Expression::Identifier(id) => match self.binding(&id.node.name) {
+                Some(Binding::Array(elements, ty)) => Some((elements.clone(), *ty)),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Inlines a call of `f` with the given argument values.
@@ -461,7 +563,7 @@ impl<'a> Lowerer<'a> {
                     self.scopes
                         .last_mut()
                         .expect("scope")
-                        .insert(pname, (var, ty));
+                        .insert(pname, Binding::Scalar(var, ty));
                 }
                 continue;
             }
@@ -481,7 +583,7 @@ impl<'a> Lowerer<'a> {
             self.scopes
                 .last_mut()
                 .expect("scope")
-                .insert(pname, (var, ty));
+                .insert(pname, Binding::Scalar(var, ty));
             k += 1;
         }
         self.frames.push(Frame {
@@ -557,7 +659,9 @@ impl<'a> Lowerer<'a> {
             }
             Statement::Expression(e) => {
                 if let Some(e) = e {
-                    self.expr(e)?;
+                    if !self.dropped_pointer_assignment(e)? {
+                        self.expr(e)?;
+                    }
                 }
                 Ok(())
             }
@@ -701,39 +805,219 @@ impl<'a> Lowerer<'a> {
     }
 
     fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
-        let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
-            return Err(self.unsupported(d.span, "a void variable"));
-        };
         for init in &d.node.declarators {
-            if init
-                .node
-                .declarator
-                .node
-                .derived
-                .iter()
+            let declarator = &init.node.declarator;
+            if (declarator.node.derived.iter())
                 .any(|x| matches!(x.node, DerivedDeclarator::Function(_)))
             {
                 continue; // a local prototype
             }
-            self.check_declarator(&init.node.declarator)?;
-            let name = name_of(&init.node.declarator.node)
-                .unwrap_or("?")
-                .to_string();
-            let var = self.new_var(&name, ty);
-            match &init.node.initializer {
-                Some(i) => {
-                    let v = self.initializer(i, ty)?;
-                    self.emit(Command::Assign(var, v), d.span);
+            let name = name_of(&declarator.node).unwrap_or("?").to_string();
+            let shape = self.shape(declarator)?;
+            if let Shape::Pointer = shape {
+                if let Some(i) = &init.node.initializer {
+                    self.dropped_pointer_value(i)?;
                 }
-                // An uninitialised local holds an indeterminate value each time.
-                None => self.emit(Command::Havoc(var), d.span),
+                let scope = self.scopes.last_mut().expect("scope");
+                scope.insert(name, Binding::Pointer);
+                continue;
             }
-            self.scopes
-                .last_mut()
-                .expect("scope")
-                .insert(name, (var, ty));
+            let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
+                return Err(self.unsupported(d.span, "a void variable"));
+            };
+            // An uninitialised local holds an indeterminate value each time.
+            let binding = self.declare(
+                &name,
+                ty,
+                shape,
+                init.node.initializer.as_ref(),
+                false,
+                d.span,
+            )?;
+            let scope = self.scopes.last_mut().expect("scope");
+            scope.insert(name, binding);
         }
         Ok(())
+    }
+
+    /// What a declarator declares: a scalar, an array of a constant number
+    /// of elements (`[]` takes the initializer's count), or a pointer.
+    fn shape(&mut self, d: &'a Node<Declarator>) -> Result<Shape> {
+        if let DeclaratorKind::Declarator(inner) = &d.node.kind.node {
+            if !inner.node.derived.is_empty() {
+                return Err(self.unsupported(d.span, "a parenthesized declarator"));
+            }
+        }
+        match &d.node.derived[..] {
+            [] => Ok(Shape::Scalar),
+            all if all
+                .iter()
+                .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_))) =>
+            {
+                Ok(Shape::Pointer)
+            }
+            [one] => match &one.node {
+                DerivedDeclarator::Array(a) => match &a.node.size {
+                    ArraySize::Unknown => Ok(Shape::Array(None)),
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        let n = self.constant_of(e).filter(|&n| n >= 0).ok_or_else(|| {
+                            self.unsupported(e.span, "an array whose size is not a constant")
+                        })?;
+                        Ok(Shape::Array(Some(n as usize)))
+                    }
+                    ArraySize::VariableUnknown => {
+                        Err(self.unsupported(one.span, "an array of unspecified size `[*]`"))
+                    }
+                },
+                _ => Err(self.unsupported(one.span, "this declarator")),
+            },
+            [_, second, ..] if matches!(second.node, DerivedDeclarator::Array(_)) => {
+                Err(self.unsupported(second.span, "multi-dimensional arrays"))
+            }
+            [first, ..] => {
+                Err(self.unsupported(first.span, "arrays of pointers or pointers to arrays"))
+            }
+        }
+    }
+
+    /// The value of a constant expression, if it is one (an array's size).
+    fn constant_of(&mut self, e: &'a Node<Expression>) -> Option<i128> {
+        if has_side_effects(&e.node) {
+            return None;
+        }
+        let edges = self.cfa.edges.len();
+        let (v, ty) = self.expr(e).ok()?;
+        if self.cfa.edges.len() != edges {
+            return None; // it read an array element
+        }
+        let value = Evaluator::new(&self.cfa.terms).eval(v).ok()?;
+        match value {
+            Value::Bv(b) => {
+                let u = i128::from(b.to_u64()?);
+                Some(if ty.signed && b.msb() {
+                    u - (1i128 << b.width())
+                } else {
+                    u
+                })
+            }
+            Value::Num(r) => r.is_int().then(|| r.numer()),
+            _ => None,
+        }
+    }
+
+    /// Declares a variable of `shape` whose elements have type `ty`, with
+    /// its initial value: the initializer's, else zero (`zero`, for
+    /// globals: C11 6.7.9p10) or indeterminate (a havoc). An array's
+    /// elements not named by its initializer list are zero (C11 6.7.9p21).
+    fn declare(
+        &mut self,
+        name: &str,
+        ty: CType,
+        shape: Shape,
+        initializer: Option<&'a Node<Initializer>>,
+        zero: bool,
+        span: Span,
+    ) -> Result<Binding> {
+        let Shape::Array(size) = shape else {
+            let var = self.new_var(name, ty);
+            let command = match initializer {
+                Some(i) => Command::Assign(var, self.initializer(i, ty)?),
+                None if zero => Command::Assign(var, self.num.constant(&mut self.cfa.terms, 0, ty)),
+                None => Command::Havoc(var),
+            };
+            self.emit(command, span);
+            return Ok(Binding::Scalar(var, ty));
+        };
+        let items: &[Node<InitializerListItem>] = match initializer.map(|i| &i.node) {
+            Some(Initializer::List(items)) => items,
+            Some(Initializer::Expression(_)) => {
+                let i = initializer.expect("initializer");
+                return Err(self.unsupported(i.span, "an array initialised by an expression"));
+            }
+            None => &[],
+        };
+        let n = match size {
+            Some(n) => n,
+            None if initializer.is_some() => items.len(),
+            None => {
+                return Err(self.unsupported(span, format!("the array `{name}` without a size")))
+            }
+        };
+        if n == 0 || n > MAX_ARRAY_ELEMENTS {
+            let what = format!(
+                "an array of {n} elements (`{name}`; invar takes 1 to {MAX_ARRAY_ELEMENTS})"
+            );
+            return Err(self.unsupported(span, what));
+        }
+        if items.len() > n {
+            return Err(FrontError::Syntax(format!(
+                "{}: {} initializers for the {n} elements of `{name}`",
+                self.line(items[n].span),
+                items.len()
+            )));
+        }
+        let mut values = Vec::with_capacity(n);
+        for item in items {
+            if !item.node.designation.is_empty() {
+                return Err(self.unsupported(item.span, "designated initializers"));
+            }
+            values.push(Some(self.initializer(&item.node.initializer, ty)?));
+        }
+        // With an initializer list (or a global), the rest is zero.
+        let rest_zero = zero || initializer.is_some();
+        let zero_value = self.num.constant(&mut self.cfa.terms, 0, ty);
+        values.resize(n, rest_zero.then_some(zero_value));
+        let mut elements = Vec::with_capacity(n);
+        let mut commands = Vec::with_capacity(n);
+        for (k, value) in values.into_iter().enumerate() {
+            let var = self.new_var(&format!("{name}[{k}]"), ty);
+            commands.push(match value {
+                Some(v) => Command::Assign(var, v),
+                None => Command::Havoc(var),
+            });
+            elements.push(var);
+        }
+        self.emit(Command::Seq(commands), span);
+        Ok(Binding::Array(elements.into(), ty))
+    }
+
+    /// Whether `e` is `p = value` for a local pointer `p`: then the
+    /// assignment is dropped (see [`Self::dropped_pointer_value`]).
+    fn dropped_pointer_assignment(&self, e: &'a Node<Expression>) -> Result<bool> {
+        let Expression::BinaryOperator(b) = &e.node else {
+            return Ok(false);
+        };
+        let Expression::Identifier(id) = &b.node.lhs.node else {
+            return Ok(false);
+        };
+        if b.node.operator.node != BinaryOperator::Assign
+            || !matches!(self.binding(&id.node.name), Some(Binding::Pointer))
+        {
+            return Ok(false);
+        }
+        let value = Node::new(Initializer::Expression(b.node.rhs.clone()), b.node.rhs.span);
+        self.dropped_pointer_value(&value).map(|()| true)
+    }
+
+    /// A pointer's initial or assigned value, which is dropped (nobody
+    /// reads the pointer): only values without side effects or undefined
+    /// behaviour are taken, so dropping them changes nothing.
+    fn dropped_pointer_value(&self, i: &'a Node<Initializer>) -> Result<()> {
+        fn harmless(e: &Expression) -> bool {
+            match e {
+                Expression::Identifier(_) | Expression::Constant(_) => true,
+                Expression::UnaryOperator(u) => {
+                    u.node.operator.node == UnaryOperator::Address
+                        && matches!(u.node.operand.node, Expression::Identifier(_))
+                }
+                Expression::Cast(c) => harmless(&c.node.expression.node),
+                _ => false,
+            }
+        }
+        match &i.node {
+            Initializer::Expression(e) if harmless(&e.node) => Ok(()),
+            _ => Err(self.unsupported(i.span, "pointers (a pointer given this value)")),
+        }
     }
 
     /// Branches on a condition with C's short-circuit evaluation.
@@ -894,8 +1178,8 @@ impl<'a> Lowerer<'a> {
             Expression::UnaryOperator(u) => self.unary(u, e.span),
             Expression::BinaryOperator(b) => self.binary(b, e.span),
             Expression::Conditional(c) => {
-                let pure = !has_side_effects(&c.node.then_expression.node)
-                    && !has_side_effects(&c.node.else_expression.node);
+                let pure = !may_branch(&c.node.then_expression.node)
+                    && !may_branch(&c.node.else_expression.node);
                 if pure {
                     let (cv, cty) = self.expr(&c.node.condition)?;
                     let cond = self.num.truth(&mut self.cfa.terms, cv, cty);
@@ -908,10 +1192,27 @@ impl<'a> Lowerer<'a> {
                     );
                     return Ok((self.cfa.terms.mk(Op::Ite, &[cond, a, b]), ty));
                 }
-                Err(self.unsupported(
-                    e.span,
-                    "a conditional expression whose branches have side effects",
-                ))
+                // Through control flow: only the chosen branch is evaluated.
+                let (t, f, join) = (
+                    self.new_loc(e.span),
+                    self.new_loc(e.span),
+                    self.new_loc(e.span),
+                );
+                self.branch(&c.node.condition, t, f)?;
+                self.cur = t;
+                let (a, at) = self.expr(&c.node.then_expression)?;
+                let t_end = self.cur;
+                self.cur = f;
+                let (b, bt) = self.expr(&c.node.else_expression)?;
+                let f_end = self.cur;
+                let ty = CType::common(at, bt);
+                let tmp = self.new_var("cond", ty);
+                let a = self.num.convert(&mut self.cfa.terms, a, at, ty);
+                let b = self.num.convert(&mut self.cfa.terms, b, bt, ty);
+                self.cfa.add_edge(t_end, Command::Assign(tmp, a), join);
+                self.cfa.add_edge(f_end, Command::Assign(tmp, b), join);
+                self.cur = join;
+                Ok((tmp, ty))
             }
             Expression::Comma(list) => {
                 let mut last = None;
@@ -940,6 +1241,22 @@ impl<'a> Lowerer<'a> {
             }
             Expression::SizeOfVal(v) => {
                 // The operand is not evaluated (C11 6.5.3.4p2): only its type counts.
+                let operand = &v.node.0;
+                if let Some((elements, ty)) = self.array_of(operand) {
+                    let (one, size_t) = self.size_of(ty);
+                    let n = self
+                        .num
+                        .constant(&mut self.cfa.terms, elements.len() as i128, size_t);
+                    let arith = if self.num.int { Op::Mul } else { Op::BvMul };
+                    return Ok((self.cfa.terms.mk(arith, &[one, n]), size_t));
+                }
+                if let Expression::BinaryOperator(b) = &operand.node {
+                    if b.node.operator.node == BinaryOperator::Index {
+                        if let Some((_, ty)) = self.array_of(&b.node.lhs) {
+                            return Ok(self.size_of(ty));
+                        }
+                    }
+                }
                 if has_side_effects(&v.node.0.node) {
                     return Err(
                         self.unsupported(e.span, "sizeof of an expression with side effects")
@@ -973,6 +1290,13 @@ impl<'a> Lowerer<'a> {
         from: CType,
         span: Span,
     ) -> Result<(Term, CType)> {
+        if let Expression::BinaryOperator(b) = &lhs.node {
+            if let (BinaryOperator::Index, Some((elements, ty))) =
+                (&b.node.operator.node, self.array_of(&b.node.lhs))
+            {
+                return self.assign_element(&elements, ty, &b.node.rhs, value, from, span);
+            }
+        }
         let Expression::Identifier(id) = &lhs.node else {
             return Err(self.unsupported(lhs.span, "assignment to something other than a variable"));
         };
@@ -980,6 +1304,108 @@ impl<'a> Lowerer<'a> {
         let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
         self.emit(Command::Assign(var, v), span);
         Ok((var, ty))
+    }
+
+    /// `a[index] = value` on the scalarized array `elements`: every element
+    /// takes the value if the index names it. The value and the index are
+    /// copied first when they read the array, since the elements are
+    /// assigned one after the other.
+    fn assign_element(
+        &mut self,
+        elements: &[Term],
+        ty: CType,
+        index: &'a Node<Expression>,
+        value: Term,
+        from: CType,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        if has_side_effects(&index.node) {
+            // Compound assignments and `++` evaluate the index twice.
+            return Err(self.unsupported(
+                index.span,
+                "an array index with side effects in an assignment",
+            ));
+        }
+        let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
+        let (v, _) = if self.reads_any(v, elements) {
+            self.stabilize((v, ty), span)
+        } else {
+            (v, ty)
+        };
+        let command = match self.index(elements, index, span)? {
+            ArrayIndex::Constant(k) => Command::Assign(elements[k], v),
+            ArrayIndex::Variable(i, ity) => {
+                let (i, _) = if self.reads_any(i, elements) {
+                    self.stabilize((i, ity), span)
+                } else {
+                    (i, ity)
+                };
+                let mut updates = Vec::with_capacity(elements.len());
+                for (k, &element) in elements.iter().enumerate() {
+                    let at = self.num.constant(&mut self.cfa.terms, k as i128, ity);
+                    let here = self.cfa.terms.eq(i, at);
+                    let new = self.cfa.terms.mk(Op::Ite, &[here, v, element]);
+                    updates.push(Command::Assign(element, new));
+                }
+                Command::Seq(updates)
+            }
+        };
+        self.emit(command, span);
+        Ok((v, ty))
+    }
+
+    /// Whether `t` reads one of `vars`.
+    fn reads_any(&self, t: Term, vars: &[Term]) -> bool {
+        let terms = &self.cfa.terms;
+        terms.topological(&[t]).iter().any(|x| vars.contains(x))
+    }
+
+    /// Evaluates an index into `elements`. Out of bounds (undefined
+    /// behaviour), the path goes to the error location with the
+    /// out-of-bounds flag set ([`Program::out_of_bounds`]); the index is
+    /// compared in 64 bits of its own signedness (or as an integer).
+    fn index(
+        &mut self,
+        elements: &[Term],
+        index: &'a Node<Expression>,
+        span: Span,
+    ) -> Result<ArrayIndex> {
+        let n = elements.len() as i128;
+        if let Some(k) = self.constant_of(index) {
+            if (0..n).contains(&k) {
+                return Ok(ArrayIndex::Constant(k as usize));
+            }
+        }
+        let (v, ty) = self.expr(index)?;
+        if !self.num.int && (ty.boolean || ty.width > 64) {
+            return Err(self.unsupported(index.span, "this type of array index"));
+        }
+        let wide = CType::int(64, ty.signed || ty.boolean);
+        let i = self.num.convert(&mut self.cfa.terms, v, ty, wide);
+        let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
+        let size = self.num.constant(&mut self.cfa.terms, n, wide);
+        let (le, lt) = match (self.num.int, wide.signed) {
+            (true, _) => (Op::Le, Op::Lt),
+            (false, true) => (Op::BvSle, Op::BvSlt),
+            (false, false) => (Op::BvUle, Op::BvUlt),
+        };
+        let terms = &mut self.cfa.terms;
+        let above = terms.mk(le, &[zero, i]);
+        let below = terms.mk(lt, &[i, size]);
+        let inside = terms.mk(Op::And, &[above, below]);
+        let outside = terms.not(inside);
+        let flag = *self.out_of_bounds.get_or_insert_with(|| {
+            let flag = self.cfa.terms.var("out-of-bounds", Sort::Bool);
+            self.cfa.vars.push(flag);
+            flag
+        });
+        let set = self.cfa.terms.bool(true);
+        let trap = Command::Assume(outside).then(Command::Assign(flag, set));
+        self.cfa.add_edge(self.cur, trap, self.cfa.error);
+        let next = self.new_loc(span);
+        self.cfa.add_edge(self.cur, Command::Assume(inside), next);
+        self.cur = next;
+        Ok(ArrayIndex::Variable(i, wide))
     }
 
     fn unary(&mut self, u: &'a Node<UnaryOperatorExpression>, span: Span) -> Result<(Term, CType)> {
@@ -1154,7 +1580,7 @@ impl<'a> Lowerer<'a> {
                 self.assign_to(&b.node.lhs, v, ty, span)
             }
             LogicalAnd | LogicalOr => {
-                if has_side_effects(&b.node.rhs.node) {
+                if may_branch(&b.node.rhs.node) {
                     // Short-circuit through control flow into a temporary.
                     let tmp = self.new_var("logic", CType::INT);
                     let (t, f, join) = (self.new_loc(span), self.new_loc(span), self.new_loc(span));
@@ -1184,6 +1610,24 @@ impl<'a> Lowerer<'a> {
                 let lhs = self.expr(&b.node.lhs)?;
                 let (v, ty) = self.arith(&op, lhs, rhs, span)?;
                 self.assign_to(&b.node.lhs, v, ty, span)
+            }
+            Index => {
+                let Some((elements, ty)) = self.array_of(&b.node.lhs) else {
+                    return Err(self.unsupported(span, "indexing something other than an array"));
+                };
+                let value = match self.index(&elements, &b.node.rhs, span)? {
+                    ArrayIndex::Constant(k) => elements[k],
+                    ArrayIndex::Variable(i, ity) => {
+                        let mut value = elements[elements.len() - 1];
+                        for k in (0..elements.len() - 1).rev() {
+                            let at = self.num.constant(&mut self.cfa.terms, k as i128, ity);
+                            let here = self.cfa.terms.eq(i, at);
+                            value = self.cfa.terms.mk(Op::Ite, &[here, elements[k], value]);
+                        }
+                        value
+                    }
+                };
+                Ok((value, ty))
             }
             _ => {
                 let mut lhs = self.expr(&b.node.lhs)?;

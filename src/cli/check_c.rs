@@ -118,6 +118,18 @@ fn c_trace(program: &Program, ts: &Ts, trace: &WordTrace) -> String {
     out
 }
 
+/// Whether the trace ends with the program's out-of-bounds flag set: it
+/// reached the error location through an array access out of bounds.
+fn out_of_bounds_at_end(program: &Program, ts: &Ts, trace: &WordTrace) -> bool {
+    let Some(flag) = program.out_of_bounds else {
+        return false;
+    };
+    let Some(last) = trace.states.last() else {
+        return false;
+    };
+    (ts.states.iter().zip(last)).any(|(s, v)| s.var == flag && matches!(v, Value::Bool(true)))
+}
+
 /// Why the SV-COMP property file `path` asks for something invar does not
 /// check (None: unreach-call, which it does). SV-COMP writes unreach-call as
 /// `CHECK( init(main()), LTL(G ! call(reach_error())) )`; the older
@@ -198,6 +210,26 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let run = verify::check_program(&program.cfa, &ts, relaxation, &request, &mut log)?;
     print_statistics(args, &run);
     match &run.answer {
+        Answer::Unsafe {
+            witness: Witness::Word(words),
+            ..
+        } if out_of_bounds_at_end(&program, &ts, words) => {
+            // The path reaches undefined behaviour, which the property does
+            // not speak of; what would follow is anybody's guess.
+            let reason = format!(
+                "{file}: an array access out of bounds is reachable ({} steps): undefined behaviour, so neither verdict",
+                words.states.len()
+            );
+            Ok(report_unknown(
+                args,
+                &file,
+                &[0],
+                &reason,
+                Some(&run),
+                start,
+                unknown_text,
+            ))
+        }
         Answer::Unsafe {
             witness: Witness::Word(words),
             ..

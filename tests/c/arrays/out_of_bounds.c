@@ -1,0 +1,12 @@
+// Hand-written: a[4] is read when i == 4, which the guard lets through.
+// That is undefined behaviour (C11 6.5.6p8): invar must not give a verdict.
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+  int i = __VERIFIER_nondet_int();
+  if (i >= 0 && i <= 4) {
+    if (a[i] == 0) reach_error();
+  }
+  return 0;
+}
