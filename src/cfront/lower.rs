@@ -882,14 +882,11 @@ impl<'a> Lowerer<'a> {
 
     /// The value of a constant expression, if it is one (an array's size).
     fn constant_of(&mut self, e: &'a Node<Expression>) -> Option<i128> {
-        if has_side_effects(&e.node) {
+        // Reading an array would emit its bounds check: not a constant.
+        if may_branch(&e.node) {
             return None;
         }
-        let edges = self.cfa.edges.len();
         let (v, ty) = self.expr(e).ok()?;
-        if self.cfa.edges.len() != edges {
-            return None; // it read an array element
-        }
         let value = Evaluator::new(&self.cfa.terms).eval(v).ok()?;
         match value {
             Value::Bv(b) => {

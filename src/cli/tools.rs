@@ -217,6 +217,13 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
         let ts = if format == super::check::Format::C {
             let program = super::check_c::program(input, c, false, None)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
+            if let Some(flag) = program.out_of_bounds {
+                let name = program.cfa.terms.var_name(flag).unwrap_or("?");
+                eprintln!(
+                    "invar: note: {}: an array access out of bounds also reaches the error location, with `{name}` set",
+                    input.display()
+                );
+            }
             invar::ir::cfa::encode::encode(&program.cfa)
         } else {
             super::check_word::read_model(input, format)?
