@@ -863,7 +863,8 @@ impl<'a> Lowerer<'a> {
                         let n = self.constant_of(e).filter(|&n| n >= 0).ok_or_else(|| {
                             self.unsupported(e.span, "an array whose size is not a constant")
                         })?;
-                        Ok(Shape::Array(Some(n as usize)))
+                        // Beyond usize it is beyond the limit too.
+                        Ok(Shape::Array(Some(usize::try_from(n).unwrap_or(usize::MAX))))
                     }
                     ArraySize::VariableUnknown => {
                         Err(self.unsupported(one.span, "an array of unspecified size `[*]`"))
