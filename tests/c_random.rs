@@ -20,7 +20,7 @@ mod common;
 
 use invar::util::rng::Rng;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Inputs range over 0..RANGE.
@@ -268,19 +268,31 @@ fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
     (verdict.to_string(), detail)
 }
 
+/// A campaign's number of programs (the variable `var`, else `default`),
+/// its scratch directory and its generator (seed fixed).
+fn campaign(
+    var: &str,
+    default: usize,
+    name: &str,
+    seed: u64,
+    arrays: bool,
+) -> (usize, PathBuf, Gen) {
+    let count = (std::env::var(var).ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    let dir = std::env::temp_dir().join(format!("invar-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gen = Gen {
+        rng: Rng::new(seed),
+        loops: 0,
+        arrays,
+    };
+    (count, dir, gen)
+}
+
 #[test]
 fn random_c_programs_agree_with_gcc() {
-    let count: usize = std::env::var("INVAR_C_RANDOM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    let dir = std::env::temp_dir().join(format!("invar-crandom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut gen = Gen {
-        rng: Rng::new(21),
-        loops: 0,
-        arrays: false,
-    };
+    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM", 100, "crandom", 21, false);
     // Per mode (large-block encoding, single-block): decided, unknown.
     let (mut decided, mut unknown, mut false_seen) = ([0usize; 2], [0usize; 2], 0);
     for n in 0..count {
@@ -330,17 +342,7 @@ fn random_c_programs_agree_with_gcc() {
 
 #[test]
 fn random_c_programs_with_arrays_agree_with_gcc() {
-    let count: usize = std::env::var("INVAR_C_RANDOM_ARRAYS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let dir = std::env::temp_dir().join(format!("invar-carrays-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut gen = Gen {
-        rng: Rng::new(22),
-        loops: 0,
-        arrays: true,
-    };
+    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM_ARRAYS", 60, "carrays", 22, true);
     // gcc's verdicts seen, and invar's unknowns on programs without
     // out-of-bounds accesses.
     let (mut seen, mut unknown) = (std::collections::BTreeMap::new(), 0);

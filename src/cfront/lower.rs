@@ -106,71 +106,73 @@ fn name_of(declarator: &Declarator) -> Option<&str> {
     }
 }
 
-fn has_side_effects(e: &Expression) -> bool {
+/// Whether `e` or a subexpression evaluated with it passes `test` (the
+/// operands of `sizeof` and members are not visited).
+fn any_subexpression(e: &Expression, test: &dyn Fn(&Expression) -> bool) -> bool {
+    let any = |operands: &[&Node<Expression>]| {
+        (operands.iter()).any(|operand| any_subexpression(&operand.node, test))
+    };
+    test(e)
+        || match e {
+            Expression::UnaryOperator(u) => any(&[&u.node.operand]),
+            Expression::BinaryOperator(b) => any(&[&b.node.lhs, &b.node.rhs]),
+            Expression::Cast(c) => any(&[&c.node.expression]),
+            Expression::Conditional(c) => any(&[
+                &c.node.condition,
+                &c.node.then_expression,
+                &c.node.else_expression,
+            ]),
+            Expression::Comma(v) => v.iter().any(|e| any_subexpression(&e.node, test)),
+            Expression::Call(c) => {
+                (c.node.arguments.iter()).any(|e| any_subexpression(&e.node, test))
+            }
+            _ => false,
+        }
+}
+
+/// Whether the operator at the top of `e` has a side effect: a call, `++`,
+/// `--` or an assignment.
+fn side_effect(e: &Expression) -> bool {
+    use BinaryOperator::*;
     match e {
         Expression::Call(_) => true,
-        Expression::UnaryOperator(u) => {
-            matches!(
-                u.node.operator.node,
-                UnaryOperator::PostIncrement
-                    | UnaryOperator::PostDecrement
-                    | UnaryOperator::PreIncrement
-                    | UnaryOperator::PreDecrement
-            ) || has_side_effects(&u.node.operand.node)
-        }
-        Expression::BinaryOperator(b) => {
-            use BinaryOperator::*;
-            matches!(
-                b.node.operator.node,
-                Assign
-                    | AssignMultiply
-                    | AssignDivide
-                    | AssignModulo
-                    | AssignPlus
-                    | AssignMinus
-                    | AssignShiftLeft
-                    | AssignShiftRight
-                    | AssignBitwiseAnd
-                    | AssignBitwiseXor
-                    | AssignBitwiseOr
-            ) || has_side_effects(&b.node.lhs.node)
-                || has_side_effects(&b.node.rhs.node)
-        }
-        Expression::Cast(c) => has_side_effects(&c.node.expression.node),
-        Expression::Conditional(c) => {
-            has_side_effects(&c.node.condition.node)
-                || has_side_effects(&c.node.then_expression.node)
-                || has_side_effects(&c.node.else_expression.node)
-        }
-        Expression::Comma(v) => v.iter().any(|e| has_side_effects(&e.node)),
+        Expression::UnaryOperator(u) => matches!(
+            u.node.operator.node,
+            UnaryOperator::PostIncrement
+                | UnaryOperator::PostDecrement
+                | UnaryOperator::PreIncrement
+                | UnaryOperator::PreDecrement
+        ),
+        Expression::BinaryOperator(b) => matches!(
+            b.node.operator.node,
+            Assign
+                | AssignMultiply
+                | AssignDivide
+                | AssignModulo
+                | AssignPlus
+                | AssignMinus
+                | AssignShiftLeft
+                | AssignShiftRight
+                | AssignBitwiseAnd
+                | AssignBitwiseXor
+                | AssignBitwiseOr
+        ),
         _ => false,
     }
+}
+
+fn has_side_effects(e: &Expression) -> bool {
+    any_subexpression(e, &side_effect)
 }
 
 /// Whether evaluating `e` may leave straight-line code: a side effect, or
 /// an array access (whose bounds check branches). Such an operand of `&&`,
 /// `||` or `?:` is evaluated only when C evaluates it.
 fn may_branch(e: &Expression) -> bool {
-    fn indexes(e: &Expression) -> bool {
-        match e {
-            Expression::BinaryOperator(b) => {
-                b.node.operator.node == BinaryOperator::Index
-                    || indexes(&b.node.lhs.node)
-                    || indexes(&b.node.rhs.node)
-            }
-            Expression::UnaryOperator(u) => indexes(&u.node.operand.node),
-            Expression::Cast(c) => indexes(&c.node.expression.node),
-            Expression::Conditional(c) => {
-                indexes(&c.node.condition.node)
-                    || indexes(&c.node.then_expression.node)
-                    || indexes(&c.node.else_expression.node)
-            }
-            Expression::Comma(v) => v.iter().any(|e| indexes(&e.node)),
-            Expression::Call(c) => c.node.arguments.iter().any(|e| indexes(&e.node)),
-            _ => false,
-        }
-    }
-    has_side_effects(e) || indexes(e)
+    any_subexpression(e, &|e| {
+        side_effect(e)
+            || matches!(e, Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+    })
 }
 
 /// Lowers a translation unit whose `main` is the entry point.
@@ -816,7 +818,12 @@ impl<'a> Lowerer<'a> {
             let shape = self.shape(declarator)?;
             if let Shape::Pointer = shape {
                 if let Some(i) = &init.node.initializer {
-                    self.dropped_pointer_value(i)?;
+                    let Initializer::Expression(e) = &i.node else {
+                        return Err(
+                            self.unsupported(i.span, "pointers (a pointer given this value)")
+                        );
+                    };
+                    self.dropped_pointer_value(e)?;
                 }
                 let scope = self.scopes.last_mut().expect("scope");
                 scope.insert(name, Binding::Pointer);
@@ -888,8 +895,12 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let (v, ty) = self.expr(e).ok()?;
-        let value = Evaluator::new(&self.cfa.terms).eval(v).ok()?;
-        match value {
+        self.constant_value(v, ty)
+    }
+
+    /// The value of the term `v` of type `ty`, if it reads no variable.
+    fn constant_value(&self, v: Term, ty: CType) -> Option<i128> {
+        match Evaluator::new(&self.cfa.terms).eval(v).ok()? {
             Value::Bv(b) => {
                 let u = i128::from(b.to_u64()?);
                 Some(if ty.signed && b.msb() {
@@ -993,14 +1004,13 @@ impl<'a> Lowerer<'a> {
         {
             return Ok(false);
         }
-        let value = Node::new(Initializer::Expression(b.node.rhs.clone()), b.node.rhs.span);
-        self.dropped_pointer_value(&value).map(|()| true)
+        self.dropped_pointer_value(&b.node.rhs).map(|()| true)
     }
 
     /// A pointer's initial or assigned value, which is dropped (nobody
     /// reads the pointer): only values without side effects or undefined
     /// behaviour are taken, so dropping them changes nothing.
-    fn dropped_pointer_value(&self, i: &'a Node<Initializer>) -> Result<()> {
+    fn dropped_pointer_value(&self, e: &Node<Expression>) -> Result<()> {
         fn harmless(e: &Expression) -> bool {
             match e {
                 Expression::Identifier(_) | Expression::Constant(_) => true,
@@ -1012,10 +1022,10 @@ impl<'a> Lowerer<'a> {
                 _ => false,
             }
         }
-        match &i.node {
-            Initializer::Expression(e) if harmless(&e.node) => Ok(()),
-            _ => Err(self.unsupported(i.span, "pointers (a pointer given this value)")),
+        if harmless(&e.node) {
+            return Ok(());
         }
+        Err(self.unsupported(e.span, "pointers (a pointer given this value)"))
     }
 
     /// Branches on a condition with C's short-circuit evaluation.
@@ -1233,7 +1243,7 @@ impl<'a> Lowerer<'a> {
                     self.check_declarator(d)?;
                 }
                 match self.base_type(&specs, e.span)? {
-                    Some(ty) => Ok(self.size_of(ty)),
+                    Some(ty) => Ok(self.size_of(ty, 1)),
                     None => Err(self.unsupported(e.span, "sizeof(void)")),
                 }
             }
@@ -1241,17 +1251,12 @@ impl<'a> Lowerer<'a> {
                 // The operand is not evaluated (C11 6.5.3.4p2): only its type counts.
                 let operand = &v.node.0;
                 if let Some((elements, ty)) = self.array_of(operand) {
-                    let (one, size_t) = self.size_of(ty);
-                    let n = self
-                        .num
-                        .constant(&mut self.cfa.terms, elements.len() as i128, size_t);
-                    let arith = if self.num.int { Op::Mul } else { Op::BvMul };
-                    return Ok((self.cfa.terms.mk(arith, &[one, n]), size_t));
+                    return Ok(self.size_of(ty, elements.len()));
                 }
                 if let Expression::BinaryOperator(b) = &operand.node {
                     if b.node.operator.node == BinaryOperator::Index {
                         if let Some((_, ty)) = self.array_of(&b.node.lhs) {
-                            return Ok(self.size_of(ty));
+                            return Ok(self.size_of(ty, 1));
                         }
                     }
                 }
@@ -1261,14 +1266,15 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 let (_, ty) = self.expr(&v.node.0)?;
-                Ok(self.size_of(ty))
+                Ok(self.size_of(ty, 1))
             }
             _ => Err(self.unsupported(e.span, "this expression")),
         }
     }
 
-    /// `sizeof` a scalar type: its bytes, as a `size_t` (`unsigned long`).
-    fn size_of(&mut self, ty: CType) -> (Term, CType) {
+    /// `sizeof` `count` objects of a scalar type (an array of them): their
+    /// bytes, as a `size_t` (`unsigned long`).
+    fn size_of(&mut self, ty: CType, count: usize) -> (Term, CType) {
         let size_t = CType::int(if self.options.lp64 { 64 } else { 32 }, false);
         let bytes = if ty.boolean {
             1
@@ -1276,7 +1282,8 @@ impl<'a> Lowerer<'a> {
             i128::from(ty.width / 8)
         };
         (
-            self.num.constant(&mut self.cfa.terms, bytes, size_t),
+            self.num
+                .constant(&mut self.cfa.terms, bytes * count as i128, size_t),
             size_t,
         )
     }
@@ -1369,16 +1376,15 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<ArrayIndex> {
         let n = elements.len() as i128;
-        if let Some(k) = self.constant_of(index) {
-            if (0..n).contains(&k) {
-                return Ok(ArrayIndex::Constant(k as usize));
-            }
-        }
         let (v, ty) = self.expr(index)?;
+        if let Some(k) = self.constant_value(v, ty).filter(|k| (0..n).contains(k)) {
+            return Ok(ArrayIndex::Constant(k as usize));
+        }
         if !self.num.int && (ty.boolean || ty.width > 64) {
             return Err(self.unsupported(index.span, "this type of array index"));
         }
-        let wide = CType::int(64, ty.signed || ty.boolean);
+        // (Under --int the signedness does not matter: integers compare as such.)
+        let wide = CType::int(64, ty.signed);
         let i = self.num.convert(&mut self.cfa.terms, v, ty, wide);
         let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
         let size = self.num.constant(&mut self.cfa.terms, n, wide);
