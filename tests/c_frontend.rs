@@ -3,6 +3,8 @@
 //! `expected_unreach_call`, the same verdict with and without large-block
 //! encoding, and unsupported constructs refused by name with `unknown`.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -313,4 +315,65 @@ fn arrays_are_scalarized_and_out_of_bounds_is_no_verdict() {
         assert!(stderr.contains(message), "{text}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Explicit execution (`--engine explicit`): gcd_4 computes gcd(63, 18)
+/// with no input, so its one run proves it, and the states of that run
+/// are the invariant the certificate checker confirms; sum02-1 fails only
+/// for n >= 65536 (n(n+1) wraps around 32 bits first there: hand
+/// computation), after 65,537 iterations, which a boundary-value test
+/// finds. gcc is the oracle of the input the trace shows: the program
+/// compiled with that input reaches `reach_error`, and with one less it
+/// does not.
+#[test]
+fn explicit_execution_proves_a_determined_run_and_tests_find_a_deep_bug() {
+    let gcd = dir().join("gcd_4.c");
+    let out = invar(&["check", gcd.to_str().unwrap(), "--engine", "explicit", "-v"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(20), "{stderr}");
+    assert!(
+        stderr.contains("the run is determined and ends safely"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("invariant of 13 states is confirmed"),
+        "{stderr}"
+    );
+
+    let sum = dir().join("sum02-1.c");
+    let out = invar(&[
+        "check",
+        sum.to_str().unwrap(),
+        "--engine",
+        "explicit",
+        "--timeout",
+        "60",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(10), "{stdout}");
+    // The trace: n drawn in the first step, the loop's stretch shown by its
+    // ends, the error after 65,537 iterations.
+    assert!(stdout.contains("n#3=65536"), "{stdout}");
+    assert!(stdout.contains("65535 more at line 13"), "{stdout}");
+    assert!(stdout.contains("step 65539: error:"), "{stdout}");
+    let text = std::fs::read_to_string(&sum).unwrap();
+    let tmp = std::env::temp_dir().join(format!("invar-explicit-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for (n, expected) in [(65536, "reached\n"), (65535, "")] {
+        let harness = text.replace(
+            "void reach_error(){}",
+            &format!(
+                "#include <stdio.h>\n#include <stdlib.h>\n\
+                 void reach_error(){{ puts(\"reached\"); exit(0); }}\n\
+                 unsigned int __VERIFIER_nondet_uint() {{ return {n}u; }}"
+            ),
+        );
+        assert_ne!(harness, text);
+        assert_eq!(
+            common::gcc_run(&tmp, "sum", &harness, &["-O1"]),
+            expected,
+            "n = {n}"
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
 }

@@ -133,6 +133,10 @@ pub enum EngineArg {
     /// IC3 on the control-flow automaton (C programs only), invariants
     /// confirmed on the encoded system by another solver.
     Ic3cfa,
+    /// Explicit execution of a C program: a run that no unknown value
+    /// steers proves or refutes it, else tests with boundary values look
+    /// for a counterexample.
+    Explicit,
 }
 
 /// Which SMT solver the word-level engine uses.

@@ -89,6 +89,7 @@ pub(super) fn request(
             EngineArg::Smt => Engine::Smt,
             EngineArg::Ic3ia => Engine::Ic3ia,
             EngineArg::Ic3cfa => Engine::Ic3cfa,
+            EngineArg::Explicit => Engine::Explicit,
         },
         properties,
         max_depth: args.max_k,

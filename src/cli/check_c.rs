@@ -88,34 +88,66 @@ fn c_value(b: &invar::ir::bv::BvValue, signed: bool) -> String {
     }
 }
 
-/// The counterexample as locations and variable values per step.
+/// The counterexample as locations and variable values per step. A stretch
+/// of more than [`STRETCH`] consecutive steps at one location (a loop that
+/// large-block encoding made one edge, run many times) shows its first and
+/// last steps and the number left out: a test's trace can have 65,537
+/// iterations. `--vcd` writes every step.
 fn c_trace(program: &Program, ts: &Ts, trace: &WordTrace) -> String {
     let locations = program.cfa.live_locations();
+    let label = |states: &[Value]| match &states[0] {
+        Value::Bv(v) => v
+            .to_u64()
+            .and_then(|i| locations.get(i as usize))
+            .map(|l| program.cfa.labels[l.0 as usize].clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    let labels: Vec<String> = trace.states.iter().map(|s| label(s)).collect();
     let mut out = String::new();
-    for (k, states) in trace.states.iter().enumerate() {
-        // States: pc, valid, then the program variables in order.
-        let label = match &states[0] {
-            Value::Bv(v) => v
-                .to_u64()
-                .and_then(|i| locations.get(i as usize))
-                .map(|l| program.cfa.labels[l.0 as usize].clone())
-                .unwrap_or_default(),
-            _ => String::new(),
-        };
-        let values: Vec<String> = (ts.states.iter().zip(states))
-            .skip(2)
-            .map(|(s, v)| {
-                let name = ts.terms.var_name(s.var).unwrap_or("?");
-                match (v, program.types.get(&s.var)) {
-                    (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
-                    (Value::Num(r), _) if r.is_int() => format!("{name}={}", r.numer()),
-                    _ => format!("{name}={v}"),
-                }
-            })
-            .collect();
-        out += &format!("step {k}: {label}: {}\n", values.join(" "));
+    let mut k = 0;
+    while k < labels.len() {
+        let run = labels[k..].iter().take_while(|l| **l == labels[k]).count();
+        if run > STRETCH {
+            out += &c_step(program, ts, &trace.states[k], k, &labels[k]);
+            out += &c_step(program, ts, &trace.states[k + 1], k + 1, &labels[k]);
+            out += &format!(
+                "... steps {} to {}: {} more at {}\n",
+                k + 2,
+                k + run - 2,
+                run - 3,
+                labels[k]
+            );
+            let last = k + run - 1;
+            out += &c_step(program, ts, &trace.states[last], last, &labels[k]);
+        } else {
+            for j in k..k + run {
+                out += &c_step(program, ts, &trace.states[j], j, &labels[k]);
+            }
+        }
+        k += run;
     }
     out
+}
+
+/// Consecutive steps at one location that [`c_trace`] prints in full.
+const STRETCH: usize = 8;
+
+/// One step of [`c_trace`]: its location and the program's variables.
+fn c_step(program: &Program, ts: &Ts, states: &[Value], k: usize, label: &str) -> String {
+    // States: pc, valid, then the program variables in order.
+    let values: Vec<String> = (ts.states.iter().zip(states))
+        .skip(2)
+        .map(|(s, v)| {
+            let name = ts.terms.var_name(s.var).unwrap_or("?");
+            match (v, program.types.get(&s.var)) {
+                (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
+                (Value::Num(r), _) if r.is_int() => format!("{name}={}", r.numer()),
+                _ => format!("{name}={v}"),
+            }
+        })
+        .collect();
+    format!("step {k}: {label}: {}\n", values.join(" "))
 }
 
 /// Whether the trace ends with the program's out-of-bounds flag set: it

@@ -6,6 +6,7 @@
 //! invariant constraints.
 
 pub mod bmc;
+pub mod explicit;
 pub mod ic3;
 pub mod ic3cfa;
 pub mod ic3ia;

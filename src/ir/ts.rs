@@ -193,7 +193,7 @@ impl Ts {
 
 /// A concrete word-level path: state and input values per step. The bad
 /// property holds in the last step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WordTrace {
     /// Per step, the value of every state in [`Ts::states`] order.
     pub states: Vec<Vec<crate::ir::term::eval::Value>>,

@@ -13,6 +13,7 @@
 use crate::bitblast::bitblast;
 use crate::cfront::types::CType;
 use crate::check::{invariant, kinduction, replay, smt_proof, word};
+use crate::engines::explicit;
 use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::ic3cfa;
 use crate::engines::ic3ia;
@@ -52,6 +53,9 @@ pub enum Engine {
     Ic3ia,
     /// IC3 on the control-flow automaton of a C program.
     Ic3cfa,
+    /// Explicit execution of a C program's automaton: a determined run, or
+    /// tests.
+    Explicit,
 }
 
 /// What to decide and with what.
@@ -245,9 +249,10 @@ pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     match request.engine {
         Engine::Smt => return check_smt(ts, request, log),
         Engine::Ic3ia => return check_ic3ia(ts, request, log),
-        Engine::Ic3cfa => {
+        Engine::Ic3cfa | Engine::Explicit => {
             return Ok(Run::unknown(
-                "IC3CFA runs on the control-flow automata of C programs".into(),
+                "IC3CFA and explicit execution run on the control-flow automata of C programs"
+                    .into(),
             ))
         }
         _ => {}
@@ -634,6 +639,26 @@ pub fn check_program(
     if request.engine == Engine::Ic3cfa {
         return check_ic3cfa(cfa, ts, request, log);
     }
+    if request.engine == Engine::Explicit {
+        let options = explicit::ExplicitOptions::default();
+        return check_explicit(cfa, ts, request, options, None, log);
+    }
+    // (INVAR_AUTO_NO_EXPLICIT: an ablation switch for measurements, not a
+    // documented interface.)
+    let explicit =
+        request.engine == Engine::Auto && std::env::var_os("INVAR_AUTO_NO_EXPLICIT").is_none();
+    if explicit {
+        // The run on unknown values first: it is the program's only path
+        // or stops at its first guard on an unknown value, in milliseconds
+        // either way (its states are capped).
+        let only_run = explicit::ExplicitOptions {
+            tests: false,
+            ..Default::default()
+        };
+        if let Some(run) = explicit_verdict(cfa, ts, request, only_run, log)? {
+            return Ok(run);
+        }
+    }
     // (INVAR_AUTO_NO_IC3CFA: an ablation switch for measurements and for
     // the tests of what follows, not a documented interface.)
     if request.engine == Engine::Auto && std::env::var_os("INVAR_AUTO_NO_IC3CFA").is_none() {
@@ -656,6 +681,18 @@ pub fn check_program(
             Answer::Unknown(reason) | Answer::Unconfirmed(reason) => log(&format!(
                 "ic3cfa: no verdict ({reason}); the next engines go on"
             )),
+        }
+    }
+    if explicit {
+        // Tests for a tenth of the time then left: they find the bugs that
+        // need one large input and a long loop (sum02-1: 65,537
+        // iterations), beyond what BMC unrolls.
+        let tests = explicit::ExplicitOptions {
+            determined: false,
+            ..Default::default()
+        };
+        if let Some(run) = explicit_verdict(cfa, ts, request, tests, log)? {
+            return Ok(run);
         }
     }
     if let (Engine::Auto, Some(relaxation)) = (request.engine, relaxation) {
@@ -869,6 +906,91 @@ fn check_ic3cfa_until(
         stats,
         circuit: None,
     })
+}
+
+/// Explicit execution (`engines::explicit`) on `cfa`: a trace is replayed on
+/// `ts`, an invariant confirmed by the certificate checker within a quarter
+/// of the time left in `whole` (the engine's own budget without it).
+fn check_explicit(
+    cfa: &Cfa,
+    ts: &Ts,
+    request: &Request,
+    options: explicit::ExplicitOptions,
+    whole: Option<&Budget>,
+    log: Log,
+) -> Result<Run, String> {
+    let budget = &request.budget;
+    let props = &request.properties;
+    let start = Instant::now();
+    let (verdict, es) = explicit::check(cfa, ts, options, request.smt, budget, &mut |line| {
+        log(&format!("explicit: {line}"))
+    });
+    log(&format!(
+        "explicit: {} runs, {} steps, {} states, {} trace steps by SMT in {:.2?}",
+        es.runs, es.steps, es.states, es.smt_steps, es.time
+    ));
+    let stats = Stats {
+        depth: es.states,
+        time: start.elapsed(),
+        ..Stats::default()
+    };
+    let answer = match verdict {
+        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "explicit")?,
+        InvariantVerdict::Safe {
+            store,
+            invariant,
+            lemmas,
+        } => {
+            let deadline = match whole.map(|w| w.deadline()) {
+                Some(Some(d)) => {
+                    Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 4)
+                }
+                Some(None) => Some(Instant::now() + Duration::from_secs(10)),
+                None => budget.deadline(),
+            };
+            match certified(ts, &store, invariant, lemmas, request, deadline) {
+                Ok((answer, checker)) => {
+                    log(&format!(
+                        "explicit: the invariant of {lemmas} states is confirmed by {checker}"
+                    ));
+                    answer
+                }
+                Err(e) => unconfirmed("the explicit run's invariant", &e, budget),
+            }
+        }
+        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
+    };
+    Ok(Run {
+        answer,
+        engine: "explicit",
+        stats,
+        circuit: None,
+    })
+}
+
+/// Explicit execution under `auto` for a tenth of the time left: its run if
+/// checked, else `None` (the reason logged).
+fn explicit_verdict(
+    cfa: &Cfa,
+    ts: &Ts,
+    request: &Request,
+    options: explicit::ExplicitOptions,
+    log: Log,
+) -> Result<Option<Run>, String> {
+    let sliced = Request {
+        budget: request.budget.child().narrowed(tenth_of_time_left(request)),
+        ..request.clone()
+    };
+    let run = check_explicit(cfa, ts, &sliced, options, Some(&request.budget), log)?;
+    match run.answer {
+        Answer::Safe { .. } | Answer::Unsafe { .. } => Ok(Some(run)),
+        Answer::Unknown(reason) | Answer::Unconfirmed(reason) => {
+            log(&format!(
+                "explicit: no verdict ({reason}); the next engines go on"
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// IC3 with implicit predicate abstraction on the SMT layer; a trace is
@@ -1108,13 +1230,14 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             },
         ),
         Engine::Ic3 => ic3::check(aig, &ic3_options),
-        Engine::Smt | Engine::Ic3ia | Engine::Ic3cfa => Outcome {
+        Engine::Smt | Engine::Ic3ia | Engine::Ic3cfa | Engine::Explicit => Outcome {
             verdict: Verdict::Unknown(
                 "the SMT, IC3+IA and IC3CFA engines run on word-level models, not circuits".into(),
             ),
             engine: match request.engine {
                 Engine::Smt => "smt",
                 Engine::Ic3ia => "ic3ia",
+                Engine::Explicit => "explicit",
                 _ => "ic3cfa",
             },
             backend: limits.backend,

@@ -214,12 +214,36 @@ impl<'a> Evaluator<'a> {
         self.values[var.index()] = Some(value);
     }
 
+    /// Forgets the value of `t` (a variable becomes unassigned): a caller
+    /// that changes a few variables forgets the terms above them instead of
+    /// clearing the whole table.
+    pub fn forget(&mut self, t: Term) {
+        self.values[t.index()] = None;
+    }
+
     /// The value of `root`.
     pub fn eval(&mut self, root: Term) -> Result<Value, EvalError> {
         if let Some(v) = &self.values[root.index()] {
             return Ok(v.clone());
         }
         for t in self.terms.topological(&[root]) {
+            if self.values[t.index()].is_none() {
+                let v = self.apply(t)?;
+                self.values[t.index()] = Some(v);
+            }
+        }
+        Ok(self.values[root.index()].clone().expect("evaluated above"))
+    }
+
+    /// Evaluates `order`, a list of terms in which every argument comes
+    /// before its term (as [`Terms::topological`] lists a cone), keeping the
+    /// values already known, and returns the last term's value: the caller
+    /// that evaluates one cone many times computes its order once.
+    pub fn eval_ordered(&mut self, order: &[Term]) -> Result<Value, EvalError> {
+        let Some(&root) = order.last() else {
+            return Err(EvalError("nothing to evaluate".into()));
+        };
+        for &t in order {
             if self.values[t.index()].is_none() {
                 let v = self.apply(t)?;
                 self.values[t.index()] = Some(v);

@@ -7,6 +7,7 @@
 //! is sort-checked when it is built; a well-sorted store is an invariant that
 //! the evaluator and the bit-blaster rely on.
 
+pub mod compiled;
 pub mod eval;
 pub mod num;
 mod sorts;

@@ -1,0 +1,928 @@
+//! Explicit execution of a control-flow automaton: the program run on
+//! values instead of formulas. Two uses, one interpreter:
+//!
+//! - **Proof by a determined run.** Variables start unknown (C leaves them
+//!   indeterminate until assigned; the encoded system leaves them free) and
+//!   `havoc` makes them unknown again; a value computed from an unknown one
+//!   is unknown. If no guard ever depends on an unknown value and at most
+//!   one edge or branch is enabled at every step, the run is the program's
+//!   only path, whatever the unknown values: reaching the error location is
+//!   a counterexample; stopping (no edge enabled) or coming back to a state
+//!   already seen proves the program. The states seen, each a location and
+//!   the values known there, form an inductive invariant of the encoded
+//!   system: every edge a state of the set enables leads into the set. This
+//!   is the explicit-value analysis of CPAchecker (Beyer and Löwe, "Explicit-
+//!   State Software Model Checking Based on CEGAR and Interpolation", FASE
+//!   2013) in the case where no precision is needed: the program computes a
+//!   fixed answer (gcd_4 checks gcd(63, 18) = 9), which symbolic engines
+//!   must rediscover through loop invariants.
+//! - **Tests otherwise.** Runs draw every nondeterministic value from a
+//!   pool of boundary values (0, ±1, the program's constants and their
+//!   neighbours, powers of two and their neighbours), the same value for all
+//!   draws of a run, smallest first; then values mixed from the pool and
+//!   uniform ones, from a fixed seed. Each run is capped in steps. A run that
+//!   reaches the error is the counterexample. Boundary-value testing finds
+//!   bugs that need a large input and a long loop, where BMC cannot unroll
+//!   far enough: sum02-1 fails for n = 65536, after 65,537 iterations.
+//!
+//! The engine's answers are evidence for the trusted checks, never verdicts
+//! of their own: a run is turned into a trace of the encoded transition
+//! system (each step's inputs found by evaluation, or by one SMT query when
+//! a choice or havoc input must be found), which the caller replays; the
+//! invariant goes to the certificate checker.
+
+use crate::engines::InvariantVerdict;
+use crate::ir::bv::BvValue;
+use crate::ir::cfa::{Cfa, Command, Loc};
+use crate::ir::term::compiled::{from_slot, to_slot, Compiled, Slots};
+use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::{Op, Sort, Term, Terms};
+use crate::ir::ts::{Ts, WordTrace};
+use crate::smt::{self, SmtResult};
+use crate::util::budget::Budget;
+use crate::util::rng::Rng;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// Limits of the explicit engine.
+#[derive(Clone, Copy, Debug)]
+pub struct ExplicitOptions {
+    /// The most states a proof's invariant may list (one cube each).
+    pub max_states: usize,
+    /// The most steps of one test run.
+    pub max_test_steps: u64,
+    /// Whether to start with the run on unknown values.
+    pub determined: bool,
+    /// Whether to test when the run is not determined.
+    pub tests: bool,
+}
+
+impl Default for ExplicitOptions {
+    fn default() -> Self {
+        ExplicitOptions {
+            // A deterministic program whose run visits more states than
+            // this is left to the symbolic engines: its invariant would be
+            // a disjunction too large to check quickly.
+            max_states: 5_000,
+            // sum02-1 needs 65,537 iterations; a run costs about a
+            // microsecond per step, so a capped run wastes at most a second.
+            max_test_steps: 1 << 20,
+            determined: true,
+            tests: true,
+        }
+    }
+}
+
+/// Counters of the explicit engine.
+#[derive(Clone, Debug, Default)]
+pub struct ExplicitStats {
+    /// Runs, the determined one and the tests.
+    pub runs: u64,
+    /// Edges taken over all runs.
+    pub steps: u64,
+    /// States of the determined run (its invariant's cubes).
+    pub states: usize,
+    /// Steps of the trace whose inputs an SMT query found.
+    pub smt_steps: u64,
+    /// Time of the whole engine.
+    pub time: Duration,
+}
+
+/// The values of the program's variables, in [`Cfa::vars`] order; `None`
+/// is unknown.
+type State = Vec<Option<Value>>;
+
+/// Why a run stopped before an answer.
+#[derive(Debug)]
+enum Stop {
+    /// A guard read an unknown value.
+    Undetermined(String),
+    /// Two edges or branches were enabled.
+    Nondeterministic(Loc),
+    /// The step cap or the budget.
+    Limit,
+}
+
+/// How the run ended.
+enum End {
+    /// At the error location, after these edges (with the states after them).
+    Error,
+    /// No edge enabled, or a state seen before.
+    Safe,
+}
+
+/// Where a test run's nondeterministic values come from.
+#[derive(Clone)]
+struct Draws {
+    /// Values drawn and branches picked so far.
+    used: u64,
+    /// The pool of boundary values, smallest magnitude first.
+    pool: Rc<[i128]>,
+    /// `Some(i)`: every draw is `pool[i]`; `None`: mixed and uniform.
+    fixed: Option<usize>,
+    rng: Rng,
+}
+
+impl Draws {
+    fn value(&mut self, sort: &Sort) -> Option<Value> {
+        self.used += 1;
+        let pick = match self.fixed {
+            Some(i) => Some(self.pool[i]),
+            // Mixed draws favour the small end of the pool (a uniform bound
+            // below a random power of two): programs assume small ranges.
+            None if self.rng.coin() => {
+                let scale = 1u64
+                    << self
+                        .rng
+                        .below(64 - (self.pool.len() as u64).leading_zeros() as u64 + 1);
+                let i = self.rng.below(scale.min(self.pool.len() as u64));
+                Some(self.pool[i as usize])
+            }
+            None => None,
+        };
+        Some(match sort {
+            Sort::Bool => Value::Bool(match pick {
+                Some(v) => v != 0,
+                None => self.rng.coin(),
+            }),
+            Sort::BitVec(w) => {
+                let bits = match pick {
+                    Some(v) => v as u128,
+                    None => (self.rng.next_u64() as u128) << 64 | self.rng.next_u64() as u128,
+                };
+                let mut b = BvValue::zero(*w);
+                for i in 0..(*w).min(128) {
+                    b.set_bit(i, bits >> i & 1 == 1);
+                }
+                if *w > 128 && (pick.is_some_and(|v| v < 0)) {
+                    for i in 128..*w {
+                        b.set_bit(i, true);
+                    }
+                }
+                Value::Bv(b)
+            }
+            Sort::Int => Value::Num(crate::ir::term::Rational::int(
+                pick.unwrap_or(self.rng.next_u64() as i64 as i128),
+            )),
+            _ => return None,
+        })
+    }
+
+    fn branch(&mut self, n: usize) -> usize {
+        self.used += 1;
+        self.rng.below(n as u64) as usize
+    }
+}
+
+/// The interpreter: the automaton, its edges by source, and an evaluator
+/// with the cone of every term it evaluates.
+struct Machine<'a> {
+    cfa: &'a Cfa,
+    outgoing: Vec<Vec<usize>>,
+    /// Position in [`Cfa::vars`] by term index (`u32::MAX`: not a variable).
+    position: Vec<u32>,
+    /// The cone of every term evaluated so far, by term index.
+    cones: Vec<Option<Rc<[Term]>>>,
+    ev: Evaluator<'a>,
+    budget: &'a Budget,
+    steps: u64,
+    /// Every term of the commands compiled to `u64` code, by term index,
+    /// when all of them compile (Bools and bit-vectors of at most 64 bits):
+    /// tests then run on [`Slots`] instead of the evaluator.
+    compiled: Option<Vec<Option<Rc<Compiled>>>>,
+    slots: Slots,
+}
+
+impl<'a> Machine<'a> {
+    fn new(cfa: &'a Cfa, budget: &'a Budget) -> Machine<'a> {
+        let mut outgoing = vec![Vec::new(); cfa.labels.len()];
+        for (k, e) in cfa.edges.iter().enumerate() {
+            outgoing[e.from.0 as usize].push(k);
+        }
+        let mut position = vec![u32::MAX; cfa.terms.len()];
+        for (i, v) in cfa.vars.iter().enumerate() {
+            position[v.index()] = i as u32;
+        }
+        let mut compiled: Option<Vec<Option<Rc<Compiled>>>> = Some(vec![None; cfa.terms.len()]);
+        let mut roots = Vec::new();
+        for e in &cfa.edges {
+            command_terms(&e.command, &mut roots);
+        }
+        for t in roots {
+            let Some(table) = compiled.as_mut() else {
+                break;
+            };
+            match crate::ir::term::compiled::compile(&cfa.terms, t) {
+                Some(c) => table[t.index()] = Some(Rc::new(c)),
+                None => compiled = None,
+            }
+        }
+        Machine {
+            cfa,
+            outgoing,
+            position,
+            cones: vec![None; cfa.terms.len()],
+            ev: Evaluator::new(&cfa.terms),
+            budget,
+            steps: 0,
+            compiled,
+            slots: Slots::new(&cfa.terms),
+        }
+    }
+
+    /// The value of `t` in the concrete `state`, by its compiled code.
+    fn eval_fast(&mut self, t: Term, state: &[u64]) -> u64 {
+        let c = self.compiled.as_ref().expect("compiled")[t.index()]
+            .clone()
+            .expect("every command term is compiled");
+        for &v in &c.vars {
+            self.slots.values[v.index()] = state[self.position[v.index()] as usize];
+        }
+        self.slots.run(&c)
+    }
+
+    /// [`Machine::run`] on concrete values by compiled code.
+    fn run_fast(&mut self, command: &Command, state: &mut Vec<u64>, draws: &mut Draws) -> bool {
+        match command {
+            Command::Assume(g) => self.eval_fast(*g, state) != 0,
+            Command::Assign(x, e) => {
+                state[self.position[x.index()] as usize] = self.eval_fast(*e, state);
+                true
+            }
+            Command::Havoc(x) => {
+                let sort = self.cfa.terms.sort(*x);
+                let v = draws.value(sort).as_ref().and_then(to_slot).unwrap_or(0);
+                state[self.position[x.index()] as usize] = v;
+                true
+            }
+            Command::Seq(parts) => parts.iter().all(|p| self.run_fast(p, state, draws)),
+            Command::Choice(branches) => {
+                let mut enabled: Vec<Vec<u64>> = Vec::new();
+                for b in branches {
+                    let mut next = state.clone();
+                    if self.run_fast(b, &mut next, draws) && !enabled.contains(&next) {
+                        enabled.push(next);
+                    }
+                }
+                match enabled.len() {
+                    0 => false,
+                    1 => {
+                        *state = enabled.pop().expect("one");
+                        true
+                    }
+                    n => {
+                        *state = enabled.swap_remove(draws.branch(n));
+                        true
+                    }
+                }
+            }
+        }
+    }
+
+    /// A test run by compiled code, as [`Machine::execute`] with draws.
+    fn execute_fast(
+        &mut self,
+        draws: &mut Draws,
+        cap: u64,
+        mut path: Option<&mut Vec<(usize, State)>>,
+    ) -> Result<End, Stop> {
+        let mut state: Vec<u64> = vec![0; self.cfa.vars.len()];
+        let mut loc = self.cfa.init;
+        let mut steps = 0u64;
+        let mut next = Vec::new();
+        let mut taken: Vec<(usize, Vec<u64>)> = Vec::new();
+        loop {
+            if loc == self.cfa.error {
+                return Ok(End::Error);
+            }
+            if steps >= cap || (steps.is_multiple_of(4096) && self.budget.expired()) {
+                return Err(Stop::Limit);
+            }
+            steps += 1;
+            self.steps += 1;
+            taken.clear();
+            for i in 0..self.outgoing[loc.0 as usize].len() {
+                let k = self.outgoing[loc.0 as usize][i];
+                next.clone_from(&state);
+                if self.run_fast(&self.cfa.edges[k].command, &mut next, draws) {
+                    taken.push((k, std::mem::take(&mut next)));
+                }
+            }
+            let (k, after) = match taken.len() {
+                0 => return Ok(End::Safe),
+                1 => taken.pop().expect("one"),
+                n => taken.swap_remove(draws.branch(n)),
+            };
+            if let Some(p) = path.as_deref_mut() {
+                let values = (self.cfa.vars.iter().zip(&after))
+                    .map(|(&v, &x)| Some(from_slot(x, self.cfa.terms.sort(v))))
+                    .collect();
+                p.push((k, values));
+            }
+            loc = self.cfa.edges[k].to;
+            next = std::mem::replace(&mut state, after);
+        }
+    }
+
+    /// The value of `t` in `state`; `None` if it depends on an unknown value
+    /// (or on an arithmetic case the evaluator leaves open).
+    fn eval(&mut self, t: Term, state: &State) -> Option<Value> {
+        let terms = &self.cfa.terms;
+        let cone = self.cones[t.index()]
+            .get_or_insert_with(|| terms.topological(&[t]).into())
+            .clone();
+        for &s in cone.iter() {
+            match self.position[s.index()] {
+                u32::MAX => self.ev.forget(s),
+                p => match &state[p as usize] {
+                    Some(v) => self.ev.set(s, v.clone()),
+                    None => self.ev.forget(s),
+                },
+            }
+        }
+        self.ev.eval_ordered(&cone).ok()
+    }
+
+    /// Runs `command` on `state`, in place: `Ok(false)` if it blocks.
+    fn run(
+        &mut self,
+        command: &Command,
+        state: &mut State,
+        draws: &mut Option<Draws>,
+    ) -> Result<bool, Stop> {
+        match command {
+            Command::Assume(g) => match self.eval(*g, state) {
+                Some(Value::Bool(b)) => Ok(b),
+                Some(_) => Ok(false),
+                None => Err(Stop::Undetermined(format!(
+                    "a guard reads an unknown value ({})",
+                    self.describe(*g)
+                ))),
+            },
+            Command::Assign(x, e) => {
+                state[self.position[x.index()] as usize] = self.eval(*e, state);
+                Ok(true)
+            }
+            Command::Havoc(x) => {
+                let sort = self.cfa.terms.sort(*x);
+                state[self.position[x.index()] as usize] =
+                    draws.as_mut().and_then(|d| d.value(sort));
+                Ok(true)
+            }
+            Command::Seq(parts) => {
+                for p in parts {
+                    if !self.run(p, state, draws)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Command::Choice(branches) => {
+                let mut enabled: Vec<State> = Vec::new();
+                for b in branches {
+                    let mut next = state.clone();
+                    if self.run(b, &mut next, draws)? && !enabled.contains(&next) {
+                        enabled.push(next);
+                    }
+                }
+                let chosen = match (enabled.len(), draws.as_mut()) {
+                    (0, _) => return Ok(false),
+                    (1, _) => enabled.pop(),
+                    (n, Some(d)) => Some(enabled.swap_remove(d.branch(n))),
+                    (_, None) => return Err(Stop::Nondeterministic(Loc(u32::MAX))),
+                };
+                *state = chosen.expect("one branch");
+                Ok(true)
+            }
+        }
+    }
+
+    /// A guard for a message: the variables it reads.
+    fn describe(&self, g: Term) -> String {
+        let terms = &self.cfa.terms;
+        let mut names: Vec<&str> = terms
+            .topological(&[g])
+            .into_iter()
+            .filter(|t| matches!(terms.op(*t), Op::Var(..)))
+            .filter_map(|t| terms.var_name(t))
+            .collect();
+        names.dedup();
+        names.truncate(4);
+        names.join(", ")
+    }
+
+    /// One step from `state` at `loc`: the edge taken and the state after
+    /// it; `None` if no edge is enabled.
+    fn step(
+        &mut self,
+        loc: Loc,
+        state: &State,
+        draws: &mut Option<Draws>,
+    ) -> Result<Option<(usize, State)>, Stop> {
+        let mut taken: Vec<(usize, State)> = Vec::new();
+        for i in 0..self.outgoing[loc.0 as usize].len() {
+            let k = self.outgoing[loc.0 as usize][i];
+            let command = &self.cfa.edges[k].command;
+            let mut next = state.clone();
+            match self.run(command, &mut next, draws) {
+                Ok(true) => taken.push((k, next)),
+                Ok(false) => {}
+                Err(Stop::Nondeterministic(_)) => return Err(Stop::Nondeterministic(loc)),
+                Err(e) => return Err(e),
+            }
+        }
+        self.steps += 1;
+        match (taken.len(), draws.as_mut()) {
+            (0 | 1, _) => Ok(taken.pop()),
+            (n, Some(d)) => Ok(Some(taken.swap_remove(d.branch(n)))),
+            (_, None) => Err(Stop::Nondeterministic(loc)),
+        }
+    }
+
+    /// A run from the initial location: with `draws`, a test (values
+    /// drawn, at most `cap` steps); without, the determined run, whose
+    /// states are collected in `seen` (at most `cap` of them). `path`, if
+    /// given, receives every edge taken and the state after it.
+    fn execute(
+        &mut self,
+        draws: Option<&mut Draws>,
+        cap: u64,
+        seen: &mut Vec<(Loc, State)>,
+        path: Option<&mut Vec<(usize, State)>>,
+    ) -> Result<End, Stop> {
+        match draws {
+            Some(d) if self.compiled.is_some() => self.execute_fast(d, cap, path),
+            Some(d) => {
+                let mut owned = Some(d.clone());
+                let end = self.execute_slow(&mut owned, cap, seen, path);
+                *d = owned.expect("still there");
+                end
+            }
+            None => self.execute_slow(&mut None, cap, seen, path),
+        }
+    }
+
+    /// [`Machine::execute`] on the evaluator, unknown values allowed.
+    fn execute_slow(
+        &mut self,
+        draws: &mut Option<Draws>,
+        cap: u64,
+        seen: &mut Vec<(Loc, State)>,
+        mut path: Option<&mut Vec<(usize, State)>>,
+    ) -> Result<End, Stop> {
+        let testing = draws.is_some();
+        let mut state: State = if testing {
+            // The encoded system leaves the variables free at first; a test
+            // starts them at zero.
+            (self.cfa.vars.iter())
+                .map(|&v| Some(Value::default_of(self.cfa.terms.sort(v))))
+                .collect()
+        } else {
+            vec![None; self.cfa.vars.len()]
+        };
+        let mut loc = self.cfa.init;
+        let mut visited: HashSet<(Loc, State)> = HashSet::new();
+        let mut steps = 0u64;
+        loop {
+            if loc == self.cfa.error {
+                return Ok(End::Error);
+            }
+            if !testing {
+                if !visited.insert((loc, state.clone())) {
+                    return Ok(End::Safe);
+                }
+                seen.push((loc, state.clone()));
+                if seen.len() as u64 > cap {
+                    return Err(Stop::Limit);
+                }
+            } else if steps >= cap {
+                return Err(Stop::Limit);
+            }
+            if steps.is_multiple_of(4096) && self.budget.expired() {
+                return Err(Stop::Limit);
+            }
+            steps += 1;
+            match self.step(loc, &state, draws)? {
+                None => return Ok(End::Safe),
+                Some((k, next)) => {
+                    if let Some(p) = path.as_deref_mut() {
+                        p.push((k, next.clone()));
+                    }
+                    loc = self.cfa.edges[k].to;
+                    state = next;
+                }
+            }
+        }
+    }
+}
+
+/// The terms `command` evaluates or assigns.
+fn command_terms(command: &Command, out: &mut Vec<Term>) {
+    match command {
+        Command::Assume(t) | Command::Havoc(t) => out.push(*t),
+        Command::Assign(x, t) => out.extend([*x, *t]),
+        Command::Seq(v) | Command::Choice(v) => v.iter().for_each(|c| command_terms(c, out)),
+    }
+}
+
+/// The pool of boundary values for tests: 0, ±1, ±2, the program's
+/// constants and their neighbours and negations, powers of two up to 2^64
+/// and their neighbours, negated too; ordered by magnitude.
+fn pool(cfa: &Cfa) -> Vec<i128> {
+    let mut values: Vec<i128> = vec![0, 1, -1, 2, -2];
+    let mut all = Vec::new();
+    cfa.edges
+        .iter()
+        .for_each(|e| command_terms(&e.command, &mut all));
+    for t in cfa.terms.topological(&all) {
+        if let Op::Bv(v) = cfa.terms.op(t) {
+            if let Some(u) = v.to_u64() {
+                let signed = if v.msb() && v.width() <= 64 {
+                    u as i128 - (1i128 << v.width())
+                } else {
+                    u as i128
+                };
+                for c in [u as i128, signed] {
+                    values.extend([c - 1, c, c + 1, -c]);
+                }
+            }
+        }
+    }
+    for k in 2..=64 {
+        let p = 1i128 << k;
+        values.extend([p - 1, p, p + 1, -p, 1 - p]);
+    }
+    // Non-negative values first: a negative one is huge in an unsigned
+    // variable, and its run is long; signed programs meet them all in the
+    // first rounds of small caps anyway.
+    values.sort_by_key(|v| (*v < 0, v.unsigned_abs()));
+    values.dedup();
+    // Values that agree in every width the program draws are one test.
+    let mut widths: Vec<u32> = Vec::new();
+    for t in &all {
+        if let Sort::BitVec(w) = cfa.terms.sort(*t) {
+            if !widths.contains(w) {
+                widths.push(*w);
+            }
+        }
+    }
+    let mut distinct = HashSet::new();
+    values.retain(|&v| {
+        let key: Vec<u128> = (widths.iter())
+            .map(|&w| {
+                if w >= 128 {
+                    v as u128
+                } else {
+                    v as u128 & ((1u128 << w) - 1)
+                }
+            })
+            .collect();
+        distinct.insert(key)
+    });
+    values
+}
+
+/// The invariant of the determined run's states: `¬valid`, or `pc` at one
+/// of them with its known values.
+fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
+    let mut terms = ts.terms.clone();
+    let locations = cfa.live_locations();
+    let index: HashMap<Loc, usize> = locations.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let pc = ts.states[0].var;
+    let valid = ts.states[1].var;
+    let width = terms.sort(pc).bv_width().expect("pc is a bit-vector");
+    let mut cubes = vec![terms.not(valid)];
+    for (loc, state) in seen {
+        let at = terms.bv(BvValue::from_u64(width, index[loc] as u64));
+        let mut cube = vec![terms.eq(pc, at)];
+        for (&v, value) in cfa.vars.iter().zip(state) {
+            if let Some(value) = value {
+                let sort = terms.sort(v).clone();
+                let Some(c) = crate::engines::ic3cfa::path::constant_term(&mut terms, value, &sort)
+                else {
+                    return InvariantVerdict::Unknown(
+                        "a value of the run has no constant term".into(),
+                    );
+                };
+                cube.push(terms.eq(v, c));
+            }
+        }
+        cubes.push(terms.and_all(&cube));
+    }
+    let invariant = terms.or_all(&cubes);
+    InvariantVerdict::Safe {
+        store: Box::new(terms),
+        invariant,
+        lemmas: seen.len(),
+    }
+}
+
+/// The trace of the encoded system along a run: `path` is every edge taken
+/// with the program's state after it (unknown values free). Each step's
+/// inputs are the defaults with the edge's number, unless those miss the
+/// run's next state; then an SMT query with the state fixed finds them.
+fn encoded_trace(
+    cfa: &Cfa,
+    ts: &Ts,
+    path: &[(usize, State)],
+    backend: smt::Backend,
+    budget: &Budget,
+    stats: &mut ExplicitStats,
+) -> Result<WordTrace, String> {
+    let locations = cfa.live_locations();
+    let index: HashMap<Loc, usize> = locations.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let pc_width = ts.terms.sort(ts.states[0].var).bv_width().expect("pc");
+    let pc_value = |l: Loc| Value::Bv(BvValue::from_u64(pc_width, index[&l] as u64));
+    let edge_input = ts
+        .inputs
+        .iter()
+        .position(|&i| ts.terms.var_name(i) == Some("edge"))
+        .ok_or("the encoded system has no `edge` input")?;
+    let edge_width = ts
+        .terms
+        .sort(ts.inputs[edge_input])
+        .bv_width()
+        .expect("edge");
+    let defaults: Vec<Value> = (ts.inputs.iter())
+        .map(|&i| Value::default_of(ts.terms.sort(i)))
+        .collect();
+    let mut current: Vec<Value> = vec![pc_value(cfa.init), Value::Bool(true)];
+    current.extend((cfa.vars.iter()).map(|&v| Value::default_of(ts.terms.sort(v))));
+    let mut trace = WordTrace::default();
+    let mut ev = Evaluator::new(&ts.terms);
+    let mut solver: Option<(crate::smt::unfold::Unfolding, Box<dyn smt::SmtSolver>)> = None;
+    // Whether `next` is the run's state after edge `k`.
+    let matches = |next: &[Value], k: usize, after: &State| {
+        next[0] == pc_value(cfa.edges[k].to)
+            && next[1] == Value::Bool(true)
+            && (after.iter().zip(&next[2..]))
+                .all(|(want, got)| want.as_ref().is_none_or(|w| w == got))
+    };
+    for (k, after) in path {
+        let mut inputs = defaults.clone();
+        inputs[edge_input] = Value::Bv(BvValue::from_u64(edge_width, *k as u64));
+        let mut next = successor(&mut ev, ts, &current, &inputs)?;
+        if !matches(&next, *k, after) {
+            stats.smt_steps += 1;
+            if solver.is_none() {
+                let mut u = crate::smt::unfold::Unfolding::new(ts);
+                let mut s = backend.start(budget)?;
+                let t = u.trans(0);
+                s.assert(u.terms(), t);
+                solver = Some((u, s));
+            }
+            let (u, s) = solver.as_mut().expect("started above");
+            let mut assumptions = Vec::new();
+            for (i, v) in current.iter().enumerate() {
+                let x = u.state(i, 0);
+                assumptions.push(equals(u.terms_mut(), x, v)?);
+            }
+            let e = u.input(edge_input, 0);
+            assumptions.push(equals(u.terms_mut(), e, &inputs[edge_input])?);
+            let mut wanted = vec![(0, pc_value(cfa.edges[*k].to)), (1, Value::Bool(true))];
+            wanted.extend(
+                (after.iter().enumerate()).filter_map(|(i, v)| v.clone().map(|v| (i + 2, v))),
+            );
+            for (i, v) in wanted {
+                let x = u.state(i, 1);
+                assumptions.push(equals(u.terms_mut(), x, &v)?);
+            }
+            match s.check(u.terms(), &assumptions) {
+                SmtResult::Sat => {}
+                SmtResult::Unsat => {
+                    return Err(format!(
+                        "internal error: step {} of the run (edge {k}) is not a step of the encoded system",
+                        trace.states.len()
+                    ))
+                }
+                SmtResult::Unknown(why) => return Err(format!("the trace's query gave up ({why})")),
+            }
+            for (j, slot) in inputs.iter_mut().enumerate() {
+                let x = u.input(j, 0);
+                *slot = s.value(u.terms(), x)?;
+            }
+            next = successor(&mut ev, ts, &current, &inputs)?;
+            if !matches(&next, *k, after) {
+                return Err("internal error: the inputs found miss the run's next state".into());
+            }
+        }
+        trace.states.push(std::mem::replace(&mut current, next));
+        trace.inputs.push(inputs);
+    }
+    trace.states.push(current);
+    trace.inputs.push(defaults);
+    Ok(trace)
+}
+
+/// `x = v` as a term.
+fn equals(terms: &mut Terms, x: Term, v: &Value) -> Result<Term, String> {
+    let sort = terms.sort(x).clone();
+    let c = crate::engines::ic3cfa::path::constant_term(terms, v, &sort)
+        .ok_or_else(|| format!("no constant for the value {v}"))?;
+    Ok(terms.eq(x, c))
+}
+
+/// The encoded system's state after `state` under `inputs`.
+fn successor(
+    ev: &mut Evaluator<'_>,
+    ts: &Ts,
+    state: &[Value],
+    inputs: &[Value],
+) -> Result<Vec<Value>, String> {
+    ev.clear();
+    for (s, v) in ts.states.iter().zip(state) {
+        ev.set(s.var, v.clone());
+    }
+    for (&i, v) in ts.inputs.iter().zip(inputs) {
+        ev.set(i, v.clone());
+    }
+    (ts.states.iter())
+        .zip(state)
+        .map(|(s, v)| match s.next {
+            Some(n) => ev
+                .eval(n)
+                .map_err(|e| format!("cannot evaluate a step: {e}")),
+            None => Ok(v.clone()),
+        })
+        .collect()
+}
+
+/// Decides `cfa` (encoded as `ts`) by explicit execution, as the module
+/// header says; `progress` receives a line per phase.
+pub fn check(
+    cfa: &Cfa,
+    ts: &Ts,
+    options: ExplicitOptions,
+    backend: smt::Backend,
+    budget: &Budget,
+    progress: &mut dyn FnMut(&str),
+) -> (InvariantVerdict, ExplicitStats) {
+    let start = Instant::now();
+    let mut stats = ExplicitStats::default();
+    let mut machine = Machine::new(cfa, budget);
+    let mut seen = Vec::new();
+    let mut path = Vec::new();
+    let determined = match options.determined {
+        true => {
+            stats.runs += 1;
+            machine.execute(None, options.max_states as u64, &mut seen, Some(&mut path))
+        }
+        false => Err(Stop::Undetermined("not tried".into())),
+    };
+    stats.states = seen.len();
+    let verdict = match determined {
+        Err(Stop::Undetermined(_)) if !options.determined => None,
+        Ok(End::Safe) => {
+            progress(&format!(
+                "the run is determined and ends safely after {} states",
+                seen.len()
+            ));
+            Some(invariant(cfa, ts, &seen))
+        }
+        Ok(End::Error) => {
+            progress(&format!(
+                "the run is determined and reaches the error in {} steps",
+                path.len()
+            ));
+            Some(trace_verdict(cfa, ts, &path, backend, budget, &mut stats))
+        }
+        Err(Stop::Limit) => {
+            progress(&format!(
+                "the run is determined but longer than {} states",
+                options.max_states
+            ));
+            None
+        }
+        Err(Stop::Undetermined(why)) => {
+            progress(&format!("the run is not determined: {why}"));
+            None
+        }
+        Err(Stop::Nondeterministic(l)) => {
+            progress(&format!(
+                "the run is not determined: two edges are enabled at {}",
+                cfa.labels
+                    .get(l.0 as usize)
+                    .map_or("a choice", |s| s.as_str())
+            ));
+            None
+        }
+    };
+    stats.steps = machine.steps;
+    if let Some(v) = verdict {
+        stats.time = start.elapsed();
+        return (v, stats);
+    }
+    if !options.tests {
+        stats.time = start.elapsed();
+        return (
+            InvariantVerdict::Unknown("the run is not determined".into()),
+            stats,
+        );
+    }
+    let pool: Rc<[i128]> = pool(cfa).into();
+    let draws = |fixed: Option<usize>, seed: u64| Draws {
+        used: 0,
+        pool: pool.clone(),
+        fixed,
+        rng: Rng::new(seed),
+    };
+    // Iterative deepening: every pool value with a small cap, then those
+    // whose runs hit it with a cap eight times larger, and so on; a value
+    // whose run needs n steps costs the others at most about n steps each
+    // before it runs. Then mixed and uniform draws at the largest cap.
+    let mut open: Vec<usize> = (0..pool.len()).collect();
+    let mut cap = 1u64 << 10;
+    let mut past_max = false;
+    let mut drew = false;
+    let verdict = 'search: loop {
+        let cap_now = cap.min(options.max_test_steps);
+        let plan: Vec<Option<usize>> = if open.is_empty() || past_max {
+            vec![None]
+        } else {
+            open.iter().map(|&i| Some(i)).collect()
+        };
+        let mut still_open = Vec::new();
+        for fixed in plan {
+            if budget.expired() {
+                break 'search InvariantVerdict::Unknown(format!(
+                    "{} after {} test runs",
+                    budget.reason(),
+                    stats.runs - 1
+                ));
+            }
+            stats.runs += 1;
+            let seed = stats.runs;
+            let mut source = draws(fixed, seed);
+            let end = machine.execute(Some(&mut source), cap_now, &mut seen, None);
+            drew |= source.used > 0;
+            let limited = matches!(end, Err(Stop::Limit));
+            match end {
+                Ok(End::Error) => {
+                    // Run it again, recording the path.
+                    let mut path = Vec::new();
+                    let again = machine.execute(
+                        Some(&mut draws(fixed, seed)),
+                        cap_now,
+                        &mut seen,
+                        Some(&mut path),
+                    );
+                    if !matches!(again, Ok(End::Error)) {
+                        break 'search InvariantVerdict::Unknown(
+                            "internal error: a test run did not repeat".into(),
+                        );
+                    }
+                    let what = match fixed {
+                        Some(i) => format!("every value {}", pool[i]),
+                        None => format!("draws of seed {seed}"),
+                    };
+                    progress(&format!(
+                        "a test run with {what} reaches the error in {} steps",
+                        path.len()
+                    ));
+                    break 'search trace_verdict(cfa, ts, &path, backend, budget, &mut stats);
+                }
+                Err(Stop::Limit) => still_open.extend(fixed),
+                Ok(End::Safe) | Err(_) => {}
+            }
+            if !drew {
+                // Nothing drawn: every test is this run; only a larger cap
+                // can tell more.
+                if !limited {
+                    break 'search InvariantVerdict::Unknown(
+                        "the program draws no value on its test run, which misses the error".into(),
+                    );
+                }
+                if past_max || cap_now >= options.max_test_steps {
+                    break 'search InvariantVerdict::Unknown(format!(
+                        "the program draws no value on its run, which is longer than {cap_now} steps"
+                    ));
+                }
+                break;
+            }
+        }
+        if cap >= options.max_test_steps {
+            past_max = true;
+        } else {
+            open = still_open;
+            cap = cap.saturating_mul(8);
+        }
+    };
+    stats.steps = machine.steps;
+    stats.time = start.elapsed();
+    (verdict, stats)
+}
+
+fn trace_verdict(
+    cfa: &Cfa,
+    ts: &Ts,
+    path: &[(usize, State)],
+    backend: smt::Backend,
+    budget: &Budget,
+    stats: &mut ExplicitStats,
+) -> InvariantVerdict {
+    match encoded_trace(cfa, ts, path, backend, budget, stats) {
+        Ok(trace) => InvariantVerdict::Unsafe(trace),
+        Err(e) => InvariantVerdict::Unknown(e),
+    }
+}
