@@ -295,15 +295,22 @@ fn decide_verdict(
     }
 }
 
-#[test]
-fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
-    let count: usize = std::env::var("INVAR_IC3CFA_RANDOM")
+/// The number of random automata (`INVAR_IC3CFA_RANDOM`, default 60) and
+/// their generator, seed fixed: both random tests see the same automata.
+fn random_automata() -> (usize, Gen) {
+    let count = std::env::var("INVAR_IC3CFA_RANDOM")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
-    let mut gen = Gen {
+    let gen = Gen {
         rng: Rng::new(0x1c3cfa),
     };
+    (count, gen)
+}
+
+#[test]
+fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
+    let (count, mut gen) = random_automata();
     let mut verdicts = [0usize; 2];
     let mut with_equalities = [0usize; 2];
     let mut with_seeds = [0usize; 2];
@@ -365,13 +372,7 @@ fn ic3cfa_agrees_with_explicit_state_search_on_random_automata() {
 /// half of the reachable errors within a short budget.
 #[test]
 fn explicit_execution_agrees_with_explicit_state_search_on_random_automata() {
-    let count: usize = std::env::var("INVAR_IC3CFA_RANDOM")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
-    let mut gen = Gen {
-        rng: Rng::new(0x1c3cfa),
-    };
+    let (count, mut gen) = random_automata();
     // Unsafe automata found / missed, safe ones proved / not.
     let (mut found, mut missed, mut proved, mut open) = (0, 0, 0, 0);
     for k in 0..count {

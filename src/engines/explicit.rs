@@ -33,15 +33,16 @@
 
 use crate::engines::InvariantVerdict;
 use crate::ir::bv::BvValue;
+use crate::ir::cfa::encode::pc_numbers;
 use crate::ir::cfa::{Cfa, Command, Loc};
-use crate::ir::term::compiled::{from_slot, to_slot, Compiled, Slots};
+use crate::ir::term::compiled::{compile, from_slot, to_slot, Compiled, Slots};
 use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
 use crate::smt::{self, SmtResult};
 use crate::util::budget::Budget;
 use crate::util::rng::Rng;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -106,7 +107,7 @@ enum Stop {
 
 /// How the run ended.
 enum End {
-    /// At the error location, after these edges (with the states after them).
+    /// At the error location.
     Error,
     /// No edge enabled, or a state seen before.
     Safe,
@@ -117,7 +118,7 @@ enum End {
 struct Draws {
     /// Values drawn and branches picked so far.
     used: u64,
-    /// The pool of boundary values, smallest magnitude first.
+    /// The pool of boundary values ([`pool`]'s order).
     pool: Rc<[i128]>,
     /// `Some(i)`: every draw is `pool[i]`; `None`: mixed and uniform.
     fixed: Option<usize>,
@@ -187,15 +188,40 @@ struct Machine<'a> {
     ev: Evaluator<'a>,
     budget: &'a Budget,
     steps: u64,
-    /// Every term of the commands compiled to `u64` code, by term index,
-    /// when all of them compile (Bools and bit-vectors of at most 64 bits):
-    /// tests then run on [`Slots`] instead of the evaluator.
-    compiled: Option<Vec<Option<Rc<Compiled>>>>,
+    /// The compiled commands, when tests run and every term compiles:
+    /// tests then run on them instead of the evaluator.
+    fast: Option<Fast>,
+}
+
+/// Every term of the commands compiled to `u64` code, by term index, and
+/// the slots the code runs on.
+struct Fast {
+    code: Vec<Option<Rc<Compiled>>>,
     slots: Slots,
 }
 
+impl Fast {
+    /// `None` unless every term compiles (Bools and bit-vectors of at most
+    /// 64 bits).
+    fn new(cfa: &Cfa) -> Option<Fast> {
+        let mut roots = Vec::new();
+        for e in &cfa.edges {
+            command_terms(&e.command, &mut roots);
+        }
+        let mut code = vec![None; cfa.terms.len()];
+        for t in roots {
+            code[t.index()] = Some(Rc::new(compile(&cfa.terms, t)?));
+        }
+        Some(Fast {
+            code,
+            slots: Slots::new(&cfa.terms),
+        })
+    }
+}
+
 impl<'a> Machine<'a> {
-    fn new(cfa: &'a Cfa, budget: &'a Budget) -> Machine<'a> {
+    /// A machine for `cfa`; `tests` compiles the commands for them.
+    fn new(cfa: &'a Cfa, budget: &'a Budget, tests: bool) -> Machine<'a> {
         let mut outgoing = vec![Vec::new(); cfa.labels.len()];
         for (k, e) in cfa.edges.iter().enumerate() {
             outgoing[e.from.0 as usize].push(k);
@@ -203,20 +229,6 @@ impl<'a> Machine<'a> {
         let mut position = vec![u32::MAX; cfa.terms.len()];
         for (i, v) in cfa.vars.iter().enumerate() {
             position[v.index()] = i as u32;
-        }
-        let mut compiled: Option<Vec<Option<Rc<Compiled>>>> = Some(vec![None; cfa.terms.len()]);
-        let mut roots = Vec::new();
-        for e in &cfa.edges {
-            command_terms(&e.command, &mut roots);
-        }
-        for t in roots {
-            let Some(table) = compiled.as_mut() else {
-                break;
-            };
-            match crate::ir::term::compiled::compile(&cfa.terms, t) {
-                Some(c) => table[t.index()] = Some(Rc::new(c)),
-                None => compiled = None,
-            }
         }
         Machine {
             cfa,
@@ -226,20 +238,20 @@ impl<'a> Machine<'a> {
             ev: Evaluator::new(&cfa.terms),
             budget,
             steps: 0,
-            compiled,
-            slots: Slots::new(&cfa.terms),
+            fast: tests.then(|| Fast::new(cfa)).flatten(),
         }
     }
 
     /// The value of `t` in the concrete `state`, by its compiled code.
     fn eval_fast(&mut self, t: Term, state: &[u64]) -> u64 {
-        let c = self.compiled.as_ref().expect("compiled")[t.index()]
-            .clone()
+        let fast = self.fast.as_mut().expect("compiled");
+        let c = fast.code[t.index()]
+            .as_ref()
             .expect("every command term is compiled");
         for &v in &c.vars {
-            self.slots.values[v.index()] = state[self.position[v.index()] as usize];
+            fast.slots.values[v.index()] = state[self.position[v.index()] as usize];
         }
-        self.slots.run(&c)
+        fast.slots.run(c)
     }
 
     /// [`Machine::run`] on concrete values by compiled code.
@@ -452,7 +464,7 @@ impl<'a> Machine<'a> {
         path: Option<&mut Vec<(usize, State)>>,
     ) -> Result<End, Stop> {
         match draws {
-            Some(d) if self.compiled.is_some() => self.execute_fast(d, cap, path),
+            Some(d) if self.fast.is_some() => self.execute_fast(d, cap, path),
             Some(d) => {
                 let mut owned = Some(d.clone());
                 let end = self.execute_slow(&mut owned, cap, seen, path);
@@ -587,8 +599,7 @@ fn pool(cfa: &Cfa) -> Vec<i128> {
 /// of them with its known values.
 fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
     let mut terms = ts.terms.clone();
-    let locations = cfa.live_locations();
-    let index: HashMap<Loc, usize> = locations.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let index = pc_numbers(cfa);
     let pc = ts.states[0].var;
     let valid = ts.states[1].var;
     let width = terms.sort(pc).bv_width().expect("pc is a bit-vector");
@@ -630,8 +641,7 @@ fn encoded_trace(
     budget: &Budget,
     stats: &mut ExplicitStats,
 ) -> Result<WordTrace, String> {
-    let locations = cfa.live_locations();
-    let index: HashMap<Loc, usize> = locations.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let index = pc_numbers(cfa);
     let pc_width = ts.terms.sort(ts.states[0].var).bv_width().expect("pc");
     let pc_value = |l: Loc| Value::Bv(BvValue::from_u64(pc_width, index[&l] as u64));
     let edge_input = ts
@@ -748,31 +758,23 @@ fn successor(
         .collect()
 }
 
-/// Decides `cfa` (encoded as `ts`) by explicit execution, as the module
-/// header says; `progress` receives a line per phase.
-pub fn check(
-    cfa: &Cfa,
+/// The run on unknown values: its verdict if it is determined and short
+/// enough, else `None` (the reason given to `progress`).
+fn determined_run(
+    machine: &mut Machine<'_>,
     ts: &Ts,
     options: ExplicitOptions,
     backend: smt::Backend,
-    budget: &Budget,
+    stats: &mut ExplicitStats,
     progress: &mut dyn FnMut(&str),
-) -> (InvariantVerdict, ExplicitStats) {
-    let start = Instant::now();
-    let mut stats = ExplicitStats::default();
-    let mut machine = Machine::new(cfa, budget);
+) -> Option<InvariantVerdict> {
+    let cfa = machine.cfa;
     let mut seen = Vec::new();
     let mut path = Vec::new();
-    let determined = match options.determined {
-        true => {
-            stats.runs += 1;
-            machine.execute(None, options.max_states as u64, &mut seen, Some(&mut path))
-        }
-        false => Err(Stop::Undetermined("not tried".into())),
-    };
+    stats.runs += 1;
+    let end = machine.execute(None, options.max_states as u64, &mut seen, Some(&mut path));
     stats.states = seen.len();
-    let verdict = match determined {
-        Err(Stop::Undetermined(_)) if !options.determined => None,
+    match end {
         Ok(End::Safe) => {
             progress(&format!(
                 "the run is determined and ends safely after {} states",
@@ -785,7 +787,14 @@ pub fn check(
                 "the run is determined and reaches the error in {} steps",
                 path.len()
             ));
-            Some(trace_verdict(cfa, ts, &path, backend, budget, &mut stats))
+            Some(trace_verdict(
+                cfa,
+                ts,
+                &path,
+                backend,
+                machine.budget,
+                stats,
+            ))
         }
         Err(Stop::Limit) => {
             progress(&format!(
@@ -807,12 +816,33 @@ pub fn check(
             ));
             None
         }
-    };
-    stats.steps = machine.steps;
-    if let Some(v) = verdict {
+    }
+}
+
+/// Decides `cfa` (encoded as `ts`) by explicit execution, as the module
+/// header says; `progress` receives a line per phase.
+pub fn check(
+    cfa: &Cfa,
+    ts: &Ts,
+    options: ExplicitOptions,
+    backend: smt::Backend,
+    budget: &Budget,
+    progress: &mut dyn FnMut(&str),
+) -> (InvariantVerdict, ExplicitStats) {
+    let start = Instant::now();
+    let mut stats = ExplicitStats::default();
+    let mut machine = Machine::new(cfa, budget, options.tests);
+    let verdict = options.determined.then(|| {
+        let run = determined_run(&mut machine, ts, options, backend, &mut stats, progress);
+        stats.steps = machine.steps;
+        run
+    });
+    if let Some(Some(v)) = verdict {
         stats.time = start.elapsed();
         return (v, stats);
     }
+    // Test runs collect no states.
+    let mut seen = Vec::new();
     if !options.tests {
         stats.time = start.elapsed();
         return (

@@ -647,6 +647,9 @@ pub fn check_program(
     // documented interface.)
     let explicit =
         request.engine == Engine::Auto && std::env::var_os("INVAR_AUTO_NO_EXPLICIT").is_none();
+    // Each phase of `auto` searches in its slice and checks within the
+    // whole budget.
+    let whole = Some(&request.budget);
     if explicit {
         // The run on unknown values first: it is the program's only path
         // or stops at its first guard on an unknown value, in milliseconds
@@ -655,32 +658,26 @@ pub fn check_program(
             tests: false,
             ..Default::default()
         };
-        if let Some(run) = explicit_verdict(cfa, ts, request, only_run, log)? {
+        let run =
+            |sliced: &Request, log: Log| check_explicit(cfa, ts, sliced, only_run, whole, log);
+        if let Some(run) = sliced_phase(request, "explicit", log, run)? {
             return Ok(run);
         }
     }
     // (INVAR_AUTO_NO_IC3CFA: an ablation switch for measurements and for
     // the tests of what follows, not a documented interface.)
     if request.engine == Engine::Auto && std::env::var_os("INVAR_AUTO_NO_IC3CFA").is_none() {
-        // IC3CFA first, for a tenth of the time left (10 s without a
-        // limit): what it decides alone on the C set it decides within a
-        // second (docs/ARCHITECTURE.md, Programs).
-        let slice = tenth_of_time_left(request);
-        let sliced = Request {
-            budget: request.budget.child().narrowed(slice),
-            ..request.clone()
-        };
-        // Its invariant's check gets a quarter of the time then left: an
-        // invariant found is the likeliest verdict, and three quarters
-        // stay for the other engines if the check does not finish.
-        // (invar's own solver confirms nested9's invariant of 1,634
-        // clauses in 8.5 s, checked case by case; z3 is faster.)
-        let run = check_ic3cfa_until(cfa, ts, &sliced, Some(&request.budget), log)?;
-        match run.answer {
-            Answer::Safe { .. } | Answer::Unsafe { .. } => return Ok(run),
-            Answer::Unknown(reason) | Answer::Unconfirmed(reason) => log(&format!(
-                "ic3cfa: no verdict ({reason}); the next engines go on"
-            )),
+        // IC3CFA for a tenth of the time left (10 s without a limit): what
+        // it decides alone on the C set it decides within a second
+        // (docs/ARCHITECTURE.md, Programs). Its invariant's check gets a
+        // quarter of the time then left: an invariant found is the
+        // likeliest verdict, and three quarters stay for the other engines
+        // if the check does not finish. (invar's own solver confirms
+        // nested9's invariant of 1,634 clauses in 8.5 s, checked case by
+        // case; z3 is faster.)
+        let ic3cfa = |sliced: &Request, log: Log| check_ic3cfa_until(cfa, ts, sliced, whole, log);
+        if let Some(run) = sliced_phase(request, "ic3cfa", log, ic3cfa)? {
+            return Ok(run);
         }
     }
     if explicit {
@@ -691,7 +688,8 @@ pub fn check_program(
             determined: false,
             ..Default::default()
         };
-        if let Some(run) = explicit_verdict(cfa, ts, request, tests, log)? {
+        let run = |sliced: &Request, log: Log| check_explicit(cfa, ts, sliced, tests, whole, log);
+        if let Some(run) = sliced_phase(request, "explicit", log, run)? {
             return Ok(run);
         }
     }
@@ -855,7 +853,6 @@ fn check_ic3cfa_until(
 ) -> Result<Run, String> {
     let backend = request.smt;
     let budget = &request.budget;
-    let props = &request.properties;
     let start = Instant::now();
     let (verdict, cs) = ic3cfa::check(
         cfa,
@@ -873,33 +870,13 @@ fn check_ic3cfa_until(
     stats.sat.calls = cs.checks;
     stats.sat.time = cs.smt_time;
     stats.program = Some(cs.clone());
-    let answer = match verdict {
-        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3cfa")?,
-        InvariantVerdict::Safe {
-            store,
-            invariant,
-            lemmas,
-        } => {
-            let deadline = match whole.map(|w| w.deadline()) {
-                Some(Some(d)) => {
-                    Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 4)
-                }
-                Some(None) => Some(Instant::now() + Duration::from_secs(10)),
-                None => budget.deadline(),
-            };
-
-            match certified(ts, &store, invariant, lemmas, request, deadline) {
-                Ok((answer, checker)) => {
-                    log(&format!(
-                        "ic3cfa: the invariant of {lemmas} lemmas is confirmed by {checker}"
-                    ));
-                    answer
-                }
-                Err(e) => unconfirmed("the IC3CFA invariant", &e, budget),
-            }
-        }
-        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
+    let proof = InvariantProof {
+        engine: "ic3cfa",
+        unit: "lemmas",
+        what: "the IC3CFA invariant",
     };
+    let deadline = check_deadline(whole, budget);
+    let answer = checked_answer(ts, verdict, request, deadline, proof, log)?;
     Ok(Run {
         answer,
         engine: "ic3cfa",
@@ -920,7 +897,6 @@ fn check_explicit(
     log: Log,
 ) -> Result<Run, String> {
     let budget = &request.budget;
-    let props = &request.properties;
     let start = Instant::now();
     let (verdict, es) = explicit::check(cfa, ts, options, request.smt, budget, &mut |line| {
         log(&format!("explicit: {line}"))
@@ -934,32 +910,13 @@ fn check_explicit(
         time: start.elapsed(),
         ..Stats::default()
     };
-    let answer = match verdict {
-        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "explicit")?,
-        InvariantVerdict::Safe {
-            store,
-            invariant,
-            lemmas,
-        } => {
-            let deadline = match whole.map(|w| w.deadline()) {
-                Some(Some(d)) => {
-                    Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 4)
-                }
-                Some(None) => Some(Instant::now() + Duration::from_secs(10)),
-                None => budget.deadline(),
-            };
-            match certified(ts, &store, invariant, lemmas, request, deadline) {
-                Ok((answer, checker)) => {
-                    log(&format!(
-                        "explicit: the invariant of {lemmas} states is confirmed by {checker}"
-                    ));
-                    answer
-                }
-                Err(e) => unconfirmed("the explicit run's invariant", &e, budget),
-            }
-        }
-        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
+    let proof = InvariantProof {
+        engine: "explicit",
+        unit: "states",
+        what: "the explicit run's invariant",
     };
+    let deadline = check_deadline(whole, budget);
+    let answer = checked_answer(ts, verdict, request, deadline, proof, log)?;
     Ok(Run {
         answer,
         engine: "explicit",
@@ -968,28 +925,78 @@ fn check_explicit(
     })
 }
 
-/// Explicit execution under `auto` for a tenth of the time left: its run if
-/// checked, else `None` (the reason logged).
-fn explicit_verdict(
-    cfa: &Cfa,
-    ts: &Ts,
+/// A phase of `auto` on a program: `engine` runs with a tenth of the time
+/// left (its request's budget) and the whole budget for its check; its run
+/// if it decided, else `None` (the reason logged).
+fn sliced_phase(
     request: &Request,
-    options: explicit::ExplicitOptions,
+    name: &str,
     log: Log,
+    engine: impl FnOnce(&Request, Log) -> Result<Run, String>,
 ) -> Result<Option<Run>, String> {
     let sliced = Request {
         budget: request.budget.child().narrowed(tenth_of_time_left(request)),
         ..request.clone()
     };
-    let run = check_explicit(cfa, ts, &sliced, options, Some(&request.budget), log)?;
+    let run = engine(&sliced, &mut *log)?;
     match run.answer {
         Answer::Safe { .. } | Answer::Unsafe { .. } => Ok(Some(run)),
         Answer::Unknown(reason) | Answer::Unconfirmed(reason) => {
             log(&format!(
-                "explicit: no verdict ({reason}); the next engines go on"
+                "{name}: no verdict ({reason}); the next engines go on"
             ));
             Ok(None)
         }
+    }
+}
+
+/// Who proved an invariant, for [`checked_answer`]'s messages: the engine,
+/// what its invariant counts (lemmas, clauses, states) and its name.
+#[derive(Clone, Copy)]
+struct InvariantProof {
+    engine: &'static str,
+    unit: &'static str,
+    what: &'static str,
+}
+
+/// The answer of an invariant engine's verdict: a trace replayed on `ts`, an
+/// invariant confirmed by the certificate checker before `deadline`.
+fn checked_answer(
+    ts: &Ts,
+    verdict: InvariantVerdict,
+    request: &Request,
+    deadline: Option<Instant>,
+    proof: InvariantProof,
+    log: Log,
+) -> Result<Answer, String> {
+    Ok(match verdict {
+        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, &request.properties, proof.engine)?,
+        InvariantVerdict::Safe {
+            store,
+            invariant,
+            lemmas,
+        } => match certified(ts, &store, invariant, lemmas, request, deadline) {
+            Ok((answer, checker)) => {
+                log(&format!(
+                    "{}: the invariant of {lemmas} {} is confirmed by {checker}",
+                    proof.engine, proof.unit
+                ));
+                answer
+            }
+            Err(e) => unconfirmed(proof.what, &e, &request.budget),
+        },
+        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
+    })
+}
+
+/// The deadline of an invariant's check: a quarter of the time `whole` has
+/// left when the search ends (10 s if it has no limit), or without `whole`
+/// the engine's own budget's.
+fn check_deadline(whole: Option<&Budget>, budget: &Budget) -> Option<Instant> {
+    match whole.map(|w| w.deadline()) {
+        Some(Some(d)) => Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 4),
+        Some(None) => Some(Instant::now() + Duration::from_secs(10)),
+        None => budget.deadline(),
     }
 }
 
@@ -1005,23 +1012,12 @@ pub fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> 
         log(&format!("ic3ia: {line}"))
     })?;
     let stats = ia_stats(&ia, start.elapsed());
-    let answer = match verdict {
-        InvariantVerdict::Unsafe(trace) => replayed(ts, trace, props, "ic3ia")?,
-        InvariantVerdict::Safe {
-            store,
-            invariant,
-            lemmas,
-        } => match certified(ts, &store, invariant, lemmas, request, budget.deadline()) {
-            Ok((answer, checker)) => {
-                log(&format!(
-                    "ic3ia: the invariant of {lemmas} clauses is confirmed by {checker}"
-                ));
-                answer
-            }
-            Err(e) => unconfirmed("the IC3+IA invariant", &e, budget),
-        },
-        InvariantVerdict::Unknown(reason) => Answer::Unknown(reason),
+    let proof = InvariantProof {
+        engine: "ic3ia",
+        unit: "clauses",
+        what: "the IC3+IA invariant",
     };
+    let answer = checked_answer(ts, verdict, request, budget.deadline(), proof, log)?;
     Ok(Run {
         answer,
         engine: "ic3ia",

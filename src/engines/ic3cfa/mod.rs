@@ -269,7 +269,7 @@ impl<'a> Engine<'a> {
     ) -> Result<Engine<'a>, String> {
         let mut terms = ts.terms.clone();
         let locs = cfa.live_locations();
-        let index: HashMap<Loc, usize> = locs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        let index = crate::ir::cfa::encode::pc_numbers(cfa);
         let mut norm = Normalizer::default();
         let mut edges = Vec::new();
         let mut incoming = vec![Vec::new(); locs.len()];

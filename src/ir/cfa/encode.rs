@@ -180,15 +180,22 @@ impl Encoder<'_> {
     }
 }
 
+/// The value of `pc` at each live location of `cfa` in its encoded system
+/// (the locations in [`Cfa::live_locations`] order).
+pub fn pc_numbers(cfa: &Cfa) -> HashMap<Loc, usize> {
+    (cfa.live_locations().into_iter().enumerate())
+        .map(|(i, l)| (l, i))
+        .collect()
+}
+
 /// The transition system of `cfa`.
 pub fn encode(cfa: &Cfa) -> Ts {
     let mut ts = Ts {
         terms: cfa.terms.clone(),
         ..Ts::default()
     };
-    let locations = cfa.live_locations();
-    let index: HashMap<Loc, usize> = locations.iter().enumerate().map(|(i, &l)| (l, i)).collect();
-    let pc_width = bits_for(locations.len());
+    let index = pc_numbers(cfa);
+    let pc_width = bits_for(index.len());
     let pc = ts.terms.var("pc", Sort::BitVec(pc_width));
     let valid = ts.terms.var("valid", Sort::Bool);
     let mut enc = Encoder {
