@@ -160,7 +160,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     }
     if let Some(i) = &s.ic3 {
         eprintln!(
-            "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs), \
+            "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs, {} of {} predicted), \
              {} propagated, {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
              generalization {:.3}s, propagation {:.3}s (infinite frame {:.3}s), {} solver rebuilds",
             i.frames,
@@ -171,6 +171,8 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
             average(i.lemma_literals, i.lemmas),
             i.literals_dropped,
             i.ctgs,
+            i.predictions_made,
+            i.predictions_tried,
             i.propagated,
             i.to_infinite,
             i.subsumed,
@@ -554,6 +556,8 @@ pub(super) fn summary(
             .number("ic3_lemmas", i.lemmas)
             .number("ic3_literals_dropped", i.literals_dropped)
             .number("ic3_ctgs", i.ctgs)
+            .number("ic3_predictions_tried", i.predictions_tried)
+            .number("ic3_predictions_made", i.predictions_made)
             .number("ic3_propagated", i.propagated)
             .number("ic3_to_infinite", i.to_infinite)
             .number("ic3_subsumed", i.subsumed)

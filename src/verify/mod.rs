@@ -1208,6 +1208,9 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     if set("INVAR_IC3_NO_PARENT_LEMMA") {
         options.parent_lemma = false;
     }
+    if set("INVAR_IC3_PREDICT") {
+        options.predict = true;
+    }
     options
 }
 

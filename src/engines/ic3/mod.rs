@@ -37,8 +37,8 @@
 //! Lemmas of the top level that are inductive together with the infinite
 //! frame move there after each propagation (`propagate.rs`).
 //!
-//! Limitations, roughly by significance: no counterexamples to
-//! propagation; literal order in MIC by a simple activity count (with the
+//! Limitations, roughly by significance: counterexamples to propagation
+//! serve only lemma prediction, which is off (it did not pay); literal order in MIC by a simple activity count (with the
 //! parent lemma's literals last); with
 //! CaDiCaL or MiniSat, one solver per frame rebuilt when dead activation
 //! clauses pile up (invar's own core removes temporary clauses instead).
@@ -98,6 +98,10 @@ pub struct Ic3Options {
     /// down that excludes the cube) last, so the new lemma tends to extend
     /// a lemma that held one level below.
     pub parent_lemma: bool,
+    /// Before MIC, try the parent lemma plus one literal that its
+    /// counterexample to propagation falsifies (`generalize.rs`); off by
+    /// default: measured within the noise (docs/ARCHITECTURE.md).
+    pub predict: bool,
 }
 
 impl Default for Ic3Options {
@@ -117,6 +121,7 @@ impl Default for Ic3Options {
             lift_from_model: true,
             relift: true,
             parent_lemma: true,
+            predict: false,
         }
     }
 }
@@ -146,6 +151,10 @@ pub struct Ic3Stats {
     pub core_literals: u64,
     /// Literals of the lemmas added by blocking, summed.
     pub lemma_literals: u64,
+    /// Lemma predictions tried (generalizations with a parent lemma).
+    pub predictions_tried: u64,
+    /// Predictions that gave the lemma (MIC skipped).
+    pub predictions_made: u64,
     /// Counterexamples to generalization blocked.
     pub ctgs: u64,
     /// Candidates refuted by a recorded predecessor, without a SAT call.
