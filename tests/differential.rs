@@ -1,5 +1,7 @@
 //! Differential test over 2,000 random small circuits (fixed seeds;
-//! `INVAR_AIG_RANDOM=N` for a long run):
+//! `INVAR_AIG_RANDOM=N` for a long run, `INVAR_AIG_RANDOM_FROM=M` to start
+//! at case M, `INVAR_AIG_RANDOM_TRACE=1` to print each case number, which
+//! names a case that does not end):
 //! BMC and k-induction (with and without simple paths, on both SAT backends)
 //! must agree with each other and with explicit-state breadth-first search,
 //! every counterexample must replay on the file-level model, and every proof
