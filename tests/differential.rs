@@ -128,13 +128,14 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     let (mut unsafe_cases, mut proved, mut proved_plain) = (0, 0, 0);
     let mut windowed_longer = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
-    let cases = (std::env::var("INVAR_AIG_RANDOM").ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000u64);
+    let env_count = |name: &str, default: u64| {
+        (std::env::var(name).ok())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let cases = env_count("INVAR_AIG_RANDOM", 2000);
     // `INVAR_AIG_RANDOM_FROM=M` starts at case M (a long run in parts).
-    let first = (std::env::var("INVAR_AIG_RANDOM_FROM").ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0u64);
+    let first = env_count("INVAR_AIG_RANDOM_FROM", 0);
     for case in first..cases {
         if std::env::var_os("INVAR_AIG_RANDOM_TRACE").is_some() {
             eprintln!("case {case}");

@@ -134,26 +134,34 @@ impl<D: Domain> Ic3<D> {
         if pinned {
             self.domain.pin(&cube, level);
         }
-        let predicted = match (self.options.predict, &parent) {
-            (true, Some(parent)) => self.predict(&cube, parent, level),
-            _ => Ok(None),
-        };
-        let result = match predicted {
-            // The prediction is short but not minimal: MIC goes on from it
-            // (the paper stops here; on `qspiflash … p122` the unminimized
-            // lemmas made IC3 open 1,195 frames instead of 10).
-            Ok(Some(lemma)) => {
-                cube = lemma;
-                order.retain(|l| cube.has_latch(l.latch()));
-                self.drop_literals(&mut cube, order, level, depth, &mut mic)
-            }
-            Ok(None) => self.drop_literals(&mut cube, order, level, depth, &mut mic),
-            Err(e) => Err(e),
-        };
+        let result = self.shrink(&mut cube, order, parent.as_ref(), level, depth, &mut mic);
         if pinned {
             self.domain.unpin(level);
         }
         result.map(|()| cube)
+    }
+
+    /// MIC of `cube` inside the pinned cone, from the predicted lemma when
+    /// there is one.
+    fn shrink(
+        &mut self,
+        cube: &mut Cube,
+        mut order: Vec<StateLit>,
+        parent: Option<&Cube>,
+        level: usize,
+        depth: usize,
+        mic: &mut Mic,
+    ) -> Result<(), Interrupted> {
+        if let (true, Some(parent)) = (self.options.predict, parent) {
+            if let Some(lemma) = self.predict(cube, parent, level)? {
+                // The prediction is short but not minimal: MIC goes on from
+                // it (the paper stops here; on `qspiflash … p122` the
+                // unminimized lemmas made IC3 open 1,195 frames instead of 10).
+                *cube = lemma;
+                order.retain(|l| cube.has_latch(l.latch()));
+            }
+        }
+        self.drop_literals(cube, order, level, depth, mic)
     }
 
     /// Lemma prediction (Su, Yang, Ci, "Predicting Lemmas in Generalization
@@ -190,10 +198,11 @@ impl<D: Domain> Ic3<D> {
             }
             Consecution::Predecessor(model) => model.next,
         };
-        // The literals of `cube` that t falsifies, most active first (the
-        // lemma then reuses atoms of the frames).
+        // The literals of `cube` that t falsifies (none of the parent's: t
+        // is in `parent`), most active first (the lemma then reuses atoms
+        // of the frames).
         let mut differing: Vec<StateLit> = (cube.lits().iter().zip(&successor))
-            .filter(|(l, t)| l.value() != t.value() && !parent.lits().contains(l))
+            .filter(|(l, t)| l.value() != t.value())
             .map(|(&l, _)| l)
             .collect();
         differing.sort_by(|a, b| self.activity[b.latch()].total_cmp(&self.activity[a.latch()]));

@@ -38,9 +38,9 @@
 //! frame move there after each propagation (`propagate.rs`).
 //!
 //! Limitations, roughly by significance: counterexamples to propagation
-//! serve only lemma prediction, which is off (it did not pay); literal order in MIC by a simple activity count (with the
-//! parent lemma's literals last); with
-//! CaDiCaL or MiniSat, one solver per frame rebuilt when dead activation
+//! serve only lemma prediction, which is off (it did not pay); literal
+//! order in MIC by a simple activity count (with the parent lemma's
+//! literals last); with CaDiCaL or MiniSat, one solver per frame rebuilt when dead activation
 //! clauses pile up (invar's own core removes temporary clauses instead).
 
 mod bit;
@@ -153,7 +153,7 @@ pub struct Ic3Stats {
     pub lemma_literals: u64,
     /// Lemma predictions tried (generalizations with a parent lemma).
     pub predictions_tried: u64,
-    /// Predictions that gave the lemma (MIC skipped).
+    /// Predictions that gave a lemma (MIC then starts from it).
     pub predictions_made: u64,
     /// Counterexamples to generalization blocked.
     pub ctgs: u64,

@@ -12,10 +12,12 @@
 //! one lemma each). So every round whose top level is a power of two
 //! retries all levels, which keeps IC3 complete (a full round at k beyond
 //! the number of distinct frames empties a level) at the cost of a
-//! logarithmic number of full rounds. After propagation, the largest subset of the
-//! top level's lemmas that is inductive together with the infinite frame
-//! (found by dropping non-inductive lemmas, Houdini-style, for a bounded
-//! number of rounds) moves to the infinite frame.
+//! logarithmic number of full rounds.
+//!
+//! After propagation, the largest subset of the top level's lemmas that is
+//! inductive together with the infinite frame (found by dropping
+//! non-inductive lemmas, Houdini-style, for a bounded number of rounds)
+//! moves to the infinite frame.
 
 use super::cube::Cube;
 use super::domain::{Consecution, Domain, Want};
