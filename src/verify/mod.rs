@@ -1103,6 +1103,7 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
                 None => Duration::from_secs(u32::MAX as u64),
             });
             let checker = backend.other();
+            let check_start = Instant::now();
             let checked = match proof {
                 Proof::KInduction { k, simple_path } => kinduction::check(
                     full,
@@ -1125,9 +1126,10 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
             match checked {
                 Ok(evidence) => {
                     log(&format!(
-                        "{} checked with {}",
+                        "{} checked with {} in {:.3}s",
                         describe(&evidence),
-                        checker.name()
+                        checker.name(),
+                        check_start.elapsed().as_secs_f64()
                     ));
                     Answer::Safe {
                         evidence,

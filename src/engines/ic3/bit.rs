@@ -14,7 +14,7 @@
 //! literals of levels k and up and of the infinite frame (F_0: Init's).
 
 use super::cube::{Cube, StateLit};
-use super::domain::{Consecution, Counterexample, Domain, Model, Step, Target, Want};
+use super::domain::{Consecution, Counterexample, Domain, Lift, Model, Step, Target, Want};
 use super::frames::Frames;
 use super::{Ic3Options, Ic3Stats, Interrupted};
 use crate::ir::aig::{self, Aig};
@@ -298,13 +298,17 @@ impl<'a> BitLevel<'a> {
         }
         model.state = lits.state.iter().map(|&l| solver.value(l)).collect();
         model.inputs = lits.inputs.iter().map(|&l| solver.value(l)).collect();
-        model.needed = if lift && want.lift {
-            (lits.state.iter().zip(&model.state))
-                .map(|(&l, &v)| !solver.try_unassign(l.xor(!v)))
-                .collect()
-        } else {
-            vec![true; model.state.len()]
+        let mut needed = vec![true; model.state.len()];
+        let mut try_lift = |i: usize| {
+            needed[i] = !solver.try_unassign(lits.state[i].xor(!model.state[i]));
         };
+        match want.lift {
+            _ if !lift => {}
+            Lift::Nothing => {}
+            Lift::All => (0..lits.state.len()).for_each(&mut try_lift),
+            Lift::Only(atoms) => atoms.iter().for_each(|l| try_lift(l.latch())),
+        }
+        model.needed = needed;
         model
     }
 

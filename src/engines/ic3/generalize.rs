@@ -27,7 +27,7 @@
 //! coming back get CTGs, the others do not.
 
 use super::cube::{Cube, StateLit};
-use super::domain::{Consecution, Domain, Target, Want};
+use super::domain::{Consecution, Domain, Lift, Target, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
 
@@ -188,7 +188,7 @@ impl<D: Domain> Ic3<D> {
         self.stats.predictions_tried += 1;
         let want = Want {
             model: false,
-            lift: false,
+            lift: Lift::Nothing,
             next: cube.lits(),
         };
         let successor = match self.relative_induction(parent, level, want)? {
@@ -273,7 +273,7 @@ impl<D: Domain> Ic3<D> {
             let record = self.options.pin_domain;
             let want = Want {
                 model: true,
-                lift: true,
+                lift: Lift::Only(&mic.full),
                 next: if record { &mic.full } else { &[] },
             };
             let model = match self.relative_induction(&cube, level, want)? {

@@ -53,7 +53,7 @@ mod propagate;
 
 pub use bit::BitLevel;
 pub use cube::{Cube, StateLit};
-pub use domain::{Consecution, Counterexample, Domain, Model, Step, Target, Want};
+pub use domain::{Consecution, Counterexample, Domain, Lift, Model, Step, Target, Want};
 pub use frames::Frames;
 pub use generalize::Generalization;
 
