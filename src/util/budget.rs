@@ -1,8 +1,8 @@
 //! Time limits and cancellation shared by engines and SAT solvers.
 
 use super::memory;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// A deadline and a stop flag; clones share the flag.
@@ -18,6 +18,8 @@ pub struct Budget {
     parents: Vec<Arc<AtomicBool>>,
     /// Resident bytes past which the budget is spent (`util::memory`).
     memory: Option<usize>,
+    /// The engines this one shares a core with, and its place among them.
+    turn: Option<(Arc<Turns>, usize)>,
 }
 
 impl Default for Budget {
@@ -34,6 +36,7 @@ impl Budget {
             stop: Arc::new(AtomicBool::new(false)),
             parents: Vec::new(),
             memory: None,
+            turn: None,
         }
     }
 
@@ -44,6 +47,7 @@ impl Budget {
             stop: Arc::new(AtomicBool::new(false)),
             parents: Vec::new(),
             memory: None,
+            turn: None,
         }
     }
 
@@ -61,8 +65,16 @@ impl Budget {
     }
 
     /// Whether the deadline passed, the heap outgrew its limit, or a stop
-    /// was requested.
+    /// was requested. A budget that takes turns ([`Budget::taking_turn`])
+    /// first waits here for its turn.
     pub fn expired(&self) -> bool {
+        if let Some((turns, me)) = &self.turn {
+            turns.take(*me, || self.spent());
+        }
+        self.spent()
+    }
+
+    fn spent(&self) -> bool {
         self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) || self.memory_spent()
     }
 
@@ -104,6 +116,7 @@ impl Budget {
             stop: self.stop.clone(),
             parents: self.parents.clone(),
             memory: self.memory,
+            turn: self.turn.clone(),
         }
     }
 
@@ -117,11 +130,158 @@ impl Budget {
             stop: Arc::new(AtomicBool::new(false)),
             parents,
             memory: self.memory,
+            turn: self.turn.clone(),
+        }
+    }
+
+    /// The same budget for member `me` of `turns`: its holder runs only
+    /// during its turns (it waits inside [`Budget::expired`], which every
+    /// engine and solver polls).
+    pub fn taking_turn(&self, turns: &Arc<Turns>, me: usize) -> Budget {
+        Budget {
+            turn: Some((turns.clone(), me)),
+            ..self.clone()
         }
     }
 
     /// The deadline, if any.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
+    }
+}
+
+/// Engines that share one core by taking turns: each runs for a slice of
+/// wall time, then waits while the next one runs. Unlike threads left to
+/// the operating system, the turns leave the other cores to the engines
+/// that own them. A waiting engine keeps its whole state; a member that
+/// ends ([`Turns::retire`]) is skipped from then on.
+#[derive(Debug)]
+pub struct Turns {
+    /// The member whose turn it is.
+    holder: AtomicUsize,
+    /// When the holder's slice began, in nanoseconds after `epoch`.
+    since: AtomicU64,
+    epoch: Instant,
+    slice: u64,
+    /// Per member: still running.
+    live: Mutex<Vec<bool>>,
+    handed_over: Condvar,
+}
+
+impl Turns {
+    /// `members` engines taking turns of `slice`; member 0 begins.
+    pub fn new(members: usize, slice: Duration) -> Arc<Turns> {
+        Arc::new(Turns {
+            holder: AtomicUsize::new(0),
+            since: AtomicU64::new(0),
+            epoch: Instant::now(),
+            slice: slice.as_nanos() as u64,
+            live: Mutex::new(vec![true; members]),
+            handed_over: Condvar::new(),
+        })
+    }
+
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64
+    }
+
+    /// Returns once member `me` holds the turn, passing it on first if its
+    /// slice is over and another member runs; or once `give_up` says the
+    /// run is over (the wait then ends within a few milliseconds).
+    fn take(&self, me: usize, give_up: impl Fn() -> bool) {
+        let now = self.now();
+        let holder = self.holder.load(Ordering::Acquire);
+        if holder == me && now.saturating_sub(self.since.load(Ordering::Relaxed)) < self.slice {
+            return;
+        }
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if self.holder.load(Ordering::Acquire) == me {
+            self.pass(me, &live, now);
+        }
+        while self.holder.load(Ordering::Acquire) != me && !give_up() {
+            let waited = self.handed_over.wait_timeout(live, Duration::from_millis(10));
+            live = waited.unwrap_or_else(|e| e.into_inner()).0;
+        }
+    }
+
+    /// Gives the turn of `me` to the next live member (or keeps it for a new
+    /// slice when there is none).
+    fn pass(&self, me: usize, live: &[bool], now: u64) {
+        let n = live.len();
+        let next = (1..=n).map(|k| (me + k) % n).find(|&m| live[m] && m != me);
+        self.since.store(now, Ordering::Relaxed);
+        if let Some(next) = next {
+            self.holder.store(next, Ordering::Release);
+            self.handed_over.notify_all();
+        }
+    }
+
+    /// Member `me` has ended: the others no longer wait for it.
+    pub fn retire(&self, me: usize) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live[me] = false;
+        if self.holder.load(Ordering::Acquire) == me {
+            let now = self.now();
+            self.pass(me, &live, now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two members counting while they run: each gets about half of the
+    /// time, never both at once, and the one left alone runs on.
+    #[test]
+    fn members_take_turns() {
+        let turns = Turns::new(2, Duration::from_millis(5));
+        let budget = Budget::with_timeout(Duration::from_secs(2));
+        let running = Arc::new(AtomicUsize::new(0));
+        let overlap = Arc::new(AtomicBool::new(false));
+        let counts: Vec<u64> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..2)
+                .map(|me| {
+                    let b = budget.taking_turn(&turns, me);
+                    let (running, overlap, turns) = (running.clone(), overlap.clone(), turns.clone());
+                    scope.spawn(move || {
+                        let mut count = 0u64;
+                        // Member 1 ends early; member 0 must then run alone.
+                        let end = if me == 1 { 100 } else { u64::MAX };
+                        while count < end && !b.expired() {
+                            if running.fetch_add(1, Ordering::SeqCst) != 0 {
+                                overlap.store(true, Ordering::SeqCst);
+                            }
+                            std::thread::sleep(Duration::from_micros(100));
+                            running.fetch_sub(1, Ordering::SeqCst);
+                            count += 1;
+                        }
+                        turns.retire(me);
+                        count
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert!(!overlap.load(Ordering::SeqCst), "both members ran at once");
+        assert_eq!(counts[1], 100, "member 1 did not finish its work: {counts:?}");
+        // Member 0 ran in its turns and then alone until the deadline.
+        assert!(counts[0] > counts[1], "member 0 ran too little: {counts:?}");
+    }
+
+    /// A member waiting for its turn notices the stop of the run.
+    #[test]
+    fn a_waiting_member_sees_the_stop() {
+        let turns = Turns::new(2, Duration::from_secs(3600));
+        let budget = Budget::unlimited();
+        let waiting = budget.taking_turn(&turns, 1);
+        let stopper = budget.clone();
+        let start = Instant::now();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            stopper.stop();
+        });
+        assert!(waiting.expired());
+        assert!(start.elapsed() < Duration::from_secs(2));
     }
 }

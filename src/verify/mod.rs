@@ -31,7 +31,7 @@ use crate::ir::ts::{Ts, WordTrace};
 use crate::preprocess::prepare::{prepare, PrepareOptions};
 use crate::sat::Backend;
 use crate::smt;
-use crate::util::budget::Budget;
+use crate::util::budget::{Budget, Turns};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -1216,6 +1216,10 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     options
 }
 
+/// How long BMC and IC3 without CTGs each run before passing the shared
+/// core to the other (`auto` on circuits).
+const SHARED_CORE_SLICE: Duration = Duration::from_millis(500);
+
 fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backend) -> Outcome {
     let ic3_options = ic3_options(Limits {
         backend: ic3_backend,
@@ -1244,10 +1248,40 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             backend: limits.backend,
             stats: Default::default(),
         },
-        Engine::Auto => {
+        Engine::Auto if std::env::var_os("INVAR_AUTO_NO_DOWN").is_some() => {
+            // Ablation: the portfolio of sessions before 37.
             let engines: Vec<EngineFn> = vec![
                 Box::new(|aig| bmc::check(aig, limits)),
                 Box::new(move |aig| ic3::check(aig, &ic3_options)),
+            ];
+            portfolio::run(aig, &limits.budget, engines)
+        }
+        Engine::Auto => {
+            // One core for IC3 as configured (CTGs: the stronger prover);
+            // the other shared, in turns, by BMC and IC3 without CTGs, which
+            // finds bugs that CTGs slow down (ABC's pdr and rIC3's IC3 run
+            // without them by default). See docs/ARCHITECTURE.md.
+            let turns = Turns::new(2, SHARED_CORE_SLICE);
+            let bmc_limits = Limits {
+                budget: limits.budget.taking_turn(&turns, 0),
+                ..limits.clone()
+            };
+            let mut down = ic3_options.clone();
+            down.generalization = ic3::Generalization::Down;
+            down.limits.budget = limits.budget.taking_turn(&turns, 1);
+            let turns = &turns;
+            let engines: Vec<EngineFn> = vec![
+                Box::new(move |aig| ic3::check(aig, &ic3_options)),
+                Box::new(move |aig| {
+                    let outcome = bmc::check(aig, &bmc_limits);
+                    turns.retire(0);
+                    outcome
+                }),
+                Box::new(move |aig| {
+                    let outcome = ic3::check(aig, &down);
+                    turns.retire(1);
+                    outcome
+                }),
             ];
             portfolio::run(aig, &limits.budget, engines)
         }

@@ -543,7 +543,11 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
     let s = ic3.stats();
     let outcome = Outcome {
         verdict,
-        engine: "ic3",
+        // The configuration without CTGs is named apart: `auto` runs both.
+        engine: match options.generalization {
+            Generalization::Down => "ic3-down",
+            _ => "ic3",
+        },
         backend: options.limits.backend,
         stats: Stats {
             depth: s.frames,
