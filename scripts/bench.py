@@ -5,6 +5,8 @@ per-instance table, solved counts, wrong verdicts and PAR-2.
 usage: scripts/bench.py DIR_OR_MANIFEST [--timeout S] [--jobs N] [--replay]
                         [--tool "berkeley-abc pdr"] [-- extra invar args]
 
+With `-- -v`, each solved row names the engine that answered.
+
 DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
 whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
 With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
@@ -118,6 +120,11 @@ def run_invar(path, timeout, extra, replay, certify):
             note = "no certificate (k-induction proof)"
     if cert and os.path.exists(cert):
         os.unlink(cert)
+    # Under -v, the engine that answered ("invar: engine NAME: ...").
+    engine = next((line.split()[2].rstrip(":") for line in err.splitlines()
+                   if line.startswith("invar: engine ")), None)
+    if engine and verdict in ("safe", "unsafe"):
+        note = (note + " " if note else "") + "by " + engine
     return verdict, elapsed, note
 
 

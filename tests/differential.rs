@@ -204,8 +204,9 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             },
         );
         // IC3 with one solver for all frames (activation literals per level),
-        // MIC's literal order without the parent lemma, lemma prediction
-        // (off by default), and ic3ref's limit of three failed drops in a row.
+        // MIC's literal order without the parent lemma, lemma prediction and
+        // counterexamples to propagation (both off by default), and ic3ref's
+        // limit of three failed drops in a row.
         let ic3_shared = ic3::check(
             reduced,
             &Ic3Options {
@@ -216,6 +217,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 shared_solver: true,
                 parent_lemma: false,
                 predict: true,
+                ctp: true,
                 mic_attempts: 3,
                 ..Ic3Options::default()
             },
@@ -248,7 +250,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                             trace.len()
                         );
                         windowed_longer += usize::from(reached > len);
-                    } else if outcome.engine == "ic3" {
+                    } else if outcome.engine.starts_with("ic3") {
                         assert!(
                             len <= reached && reached <= trace.len(),
                             "case {case}: ic3 trace of {} steps, bad after {reached}, shortest {len}",

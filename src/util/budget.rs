@@ -199,7 +199,9 @@ impl Turns {
             self.pass(me, &live, now);
         }
         while self.holder.load(Ordering::Acquire) != me && !give_up() {
-            let waited = self.handed_over.wait_timeout(live, Duration::from_millis(10));
+            let waited = self
+                .handed_over
+                .wait_timeout(live, Duration::from_millis(10));
             live = waited.unwrap_or_else(|e| e.into_inner()).0;
         }
     }
@@ -243,7 +245,8 @@ mod tests {
             let workers: Vec<_> = (0..2)
                 .map(|me| {
                     let b = budget.taking_turn(&turns, me);
-                    let (running, overlap, turns) = (running.clone(), overlap.clone(), turns.clone());
+                    let (running, overlap, turns) =
+                        (running.clone(), overlap.clone(), turns.clone());
                     scope.spawn(move || {
                         let mut count = 0u64;
                         // Member 1 ends early; member 0 must then run alone.
@@ -264,7 +267,10 @@ mod tests {
             workers.into_iter().map(|w| w.join().unwrap()).collect()
         });
         assert!(!overlap.load(Ordering::SeqCst), "both members ran at once");
-        assert_eq!(counts[1], 100, "member 1 did not finish its work: {counts:?}");
+        assert_eq!(
+            counts[1], 100,
+            "member 1 did not finish its work: {counts:?}"
+        );
         // Member 0 ran in its turns and then alone until the deadline.
         assert!(counts[0] > counts[1], "member 0 ran too little: {counts:?}");
     }

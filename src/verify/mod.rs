@@ -1213,6 +1213,9 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     if set("INVAR_IC3_PREDICT") {
         options.predict = true;
     }
+    if set("INVAR_IC3_CTP") {
+        options.ctp = true;
+    }
     options
 }
 

@@ -102,6 +102,9 @@ pub struct Ic3Options {
     /// counterexample to propagation falsifies (`generalize.rs`); off by
     /// default: measured within the noise (docs/ARCHITECTURE.md).
     pub predict: bool,
+    /// Block counterexamples to propagation (`propagate.rs`); off by
+    /// default (measured: docs/ARCHITECTURE.md).
+    pub ctp: bool,
 }
 
 impl Default for Ic3Options {
@@ -122,6 +125,7 @@ impl Default for Ic3Options {
             relift: true,
             parent_lemma: true,
             predict: false,
+            ctp: false,
         }
     }
 }
@@ -161,6 +165,8 @@ pub struct Ic3Stats {
     pub refutation_hits: u64,
     /// Lemmas pushed to a higher level.
     pub propagated: u64,
+    /// Counterexamples to propagation blocked.
+    pub ctps: u64,
     /// Lemmas moved to the infinite frame.
     pub to_infinite: u64,
     /// Lemmas removed as subsumed.

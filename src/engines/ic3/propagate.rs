@@ -20,9 +20,12 @@
 //! moves to the infinite frame.
 
 use super::cube::Cube;
-use super::domain::{Consecution, Domain, Want};
+use super::domain::{Consecution, Domain, Lift, Target, Want};
 use super::{Ic3, Interrupted};
 use std::time::Instant;
+
+/// Counterexamples to propagation blocked per lemma and round.
+const CTP_ATTEMPTS: usize = 3;
 
 impl<D: Domain> Ic3<D> {
     /// Propagates levels `1..top`; returns the emptied level, if any.
@@ -41,12 +44,12 @@ impl<D: Domain> Ic3<D> {
             cubes.sort_by_key(|c| c.len());
             let mut stay = Vec::new();
             for (n, cube) in cubes.iter().enumerate() {
-                match self.relative_induction(cube, level + 1, Want::NOTHING) {
-                    Ok(Consecution::Inductive(core)) => {
+                match self.push_lemma(cube, level) {
+                    Ok(Some(core)) => {
                         self.stats.propagated += 1;
                         self.add_lemma(core, level + 1);
                     }
-                    Ok(Consecution::Predecessor(_)) => stay.push(cube.clone()),
+                    Ok(None) => stay.push(cube.clone()),
                     Err(e) => {
                         stay.extend(cubes[n..].iter().cloned());
                         self.frames.put_back(level, stay);
@@ -73,6 +76,45 @@ impl<D: Domain> Ic3<D> {
         }
         self.stats.time_propagate += start.elapsed();
         Ok(result)
+    }
+
+    /// Whether lemma `¬cube` of `level` holds at `level + 1`, with the
+    /// reduced cube if so. With `ctp`, a counterexample to propagation (a
+    /// state of F_level stepping into the cube) that is itself unreachable
+    /// within `level` steps is blocked by a lemma at `level`, and the push
+    /// is tried again, up to [`CTP_ATTEMPTS`] times (Suda, "Triggered
+    /// Clause Pushing for IC3", 2013; rIC3's `--ic3-ctp`).
+    fn push_lemma(&mut self, cube: &Cube, level: usize) -> Result<Option<Cube>, Interrupted> {
+        let want = match self.options.ctp {
+            true => Want {
+                model: true,
+                lift: Lift::Nothing,
+                next: &[],
+            },
+            false => Want::NOTHING,
+        };
+        for _ in 0..=CTP_ATTEMPTS {
+            let model = match self.relative_induction(cube, level + 1, want)? {
+                Consecution::Inductive(core) => return Ok(Some(core)),
+                Consecution::Predecessor(model) => model,
+            };
+            if !self.options.ctp || level < 2 {
+                break;
+            }
+            let ctp = self.lift(&model, Target::Cube(cube), false)?;
+            if self.domain.intersects_init(&ctp)? {
+                break;
+            }
+            let Consecution::Inductive(core) =
+                self.relative_induction(&ctp, level, Want::NOTHING)?
+            else {
+                break;
+            };
+            self.stats.ctps += 1;
+            let lemma = self.generalize(core, level, 0.0)?;
+            self.add_lemma(lemma, level);
+        }
+        Ok(None)
     }
 
     /// Moves the top level's largest self-inductive subset (relative to the
