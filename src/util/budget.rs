@@ -218,6 +218,12 @@ impl Turns {
         }
     }
 
+    /// Retires member `me` when the returned guard is dropped, so the others
+    /// stop waiting for it however its engine ends (a panic included).
+    pub fn seat(&self, me: usize) -> Seat<'_> {
+        Seat { turns: self, me }
+    }
+
     /// Member `me` has ended: the others no longer wait for it.
     pub fn retire(&self, me: usize) {
         let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
@@ -226,6 +232,18 @@ impl Turns {
             let now = self.now();
             self.pass(me, &live, now);
         }
+    }
+}
+
+/// A member's place in [`Turns`]; dropping it retires the member.
+pub struct Seat<'a> {
+    turns: &'a Turns,
+    me: usize,
+}
+
+impl Drop for Seat<'_> {
+    fn drop(&mut self) {
+        self.turns.retire(self.me);
     }
 }
 
@@ -259,7 +277,7 @@ mod tests {
                             running.fetch_sub(1, Ordering::SeqCst);
                             count += 1;
                         }
-                        turns.retire(me);
+                        let _seat = turns.seat(me);
                         count
                     })
                 })
@@ -273,6 +291,28 @@ mod tests {
         );
         // Member 0 ran in its turns and then alone until the deadline.
         assert!(counts[0] > counts[1], "member 0 ran too little: {counts:?}");
+    }
+
+    /// A member whose engine panics is retired by its seat: the other stops
+    /// waiting (with a turn of an hour, it would wait until the deadline).
+    #[test]
+    fn a_panicking_member_is_retired() {
+        let turns = Turns::new(2, Duration::from_secs(3600));
+        let budget = Budget::with_timeout(Duration::from_secs(60));
+        let holder = budget.taking_turn(&turns, 0);
+        let waiting = budget.taking_turn(&turns, 1);
+        let seats = turns.clone();
+        let start = Instant::now();
+        let crashed = std::thread::spawn(move || {
+            let _seat = seats.seat(0);
+            assert!(!holder.expired());
+            std::thread::sleep(Duration::from_millis(50));
+            panic!("engine bug");
+        })
+        .join();
+        assert!(crashed.is_err());
+        assert!(!waiting.expired());
+        assert!(start.elapsed() < Duration::from_secs(30));
     }
 
     /// A member waiting for its turn notices the stop of the run.

@@ -38,8 +38,9 @@ use std::time::{Duration, Instant};
 /// Which engine decides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// BMC and IC3 in parallel, the first answer wins; word-level models
-    /// over Int or Real go to the word-level engine.
+    /// On circuits, IC3 on one core and, in turns on the other, BMC and
+    /// IC3 without CTGs; the first answer wins. Word-level models over Int
+    /// or Real go to the word-level engines.
     Auto,
     /// Bounded model checking.
     Bmc,
@@ -1276,14 +1277,12 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             let engines: Vec<EngineFn> = vec![
                 Box::new(move |aig| ic3::check(aig, &ic3_options)),
                 Box::new(move |aig| {
-                    let outcome = bmc::check(aig, &bmc_limits);
-                    turns.retire(0);
-                    outcome
+                    let _seat = turns.seat(0);
+                    bmc::check(aig, &bmc_limits)
                 }),
                 Box::new(move |aig| {
-                    let outcome = ic3::check(aig, &down);
-                    turns.retire(1);
-                    outcome
+                    let _seat = turns.seat(1);
+                    ic3::check(aig, &down)
                 }),
             ];
             portfolio::run(aig, &limits.budget, engines)
