@@ -154,7 +154,7 @@ impl Budget {
 /// wall time, then waits while the next one runs. Unlike threads left to
 /// the operating system, the turns leave the other cores to the engines
 /// that own them. A waiting engine keeps its whole state; a member that
-/// ends ([`Turns::retire`]) is skipped from then on.
+/// ends (its [`Seat`] is dropped) is skipped from then on.
 #[derive(Debug)]
 pub struct Turns {
     /// The member whose turn it is.
@@ -225,7 +225,7 @@ impl Turns {
     }
 
     /// Member `me` has ended: the others no longer wait for it.
-    pub fn retire(&self, me: usize) {
+    fn retire(&self, me: usize) {
         let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
         live[me] = false;
         if self.holder.load(Ordering::Acquire) == me {
@@ -266,6 +266,7 @@ mod tests {
                     let (running, overlap, turns) =
                         (running.clone(), overlap.clone(), turns.clone());
                     scope.spawn(move || {
+                        let _seat = turns.seat(me);
                         let mut count = 0u64;
                         // Member 1 ends early; member 0 must then run alone.
                         let end = if me == 1 { 100 } else { u64::MAX };
@@ -277,7 +278,6 @@ mod tests {
                             running.fetch_sub(1, Ordering::SeqCst);
                             count += 1;
                         }
-                        let _seat = turns.seat(me);
                         count
                     })
                 })

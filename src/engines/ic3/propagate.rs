@@ -85,7 +85,10 @@ impl<D: Domain> Ic3<D> {
     /// is tried again, up to [`CTP_ATTEMPTS`] times (Suda, "Triggered
     /// Clause Pushing for IC3", 2013; rIC3's `--ic3-ctp`).
     fn push_lemma(&mut self, cube: &Cube, level: usize) -> Result<Option<Cube>, Interrupted> {
-        let want = match self.options.ctp {
+        // At level 1 a CTP would be blocked against the initial states
+        // alone; none is looked for there.
+        let ctp = self.options.ctp && level >= 2;
+        let want = match ctp {
             true => Want {
                 model: true,
                 lift: Lift::Nothing,
@@ -98,15 +101,15 @@ impl<D: Domain> Ic3<D> {
                 Consecution::Inductive(core) => return Ok(Some(core)),
                 Consecution::Predecessor(model) => model,
             };
-            if !self.options.ctp || level < 2 {
+            if !ctp {
                 break;
             }
-            let ctp = self.lift(&model, Target::Cube(cube), false)?;
-            if self.domain.intersects_init(&ctp)? {
+            let state = self.lift(&model, Target::Cube(cube), false)?;
+            if self.domain.intersects_init(&state)? {
                 break;
             }
             let Consecution::Inductive(core) =
-                self.relative_induction(&ctp, level, Want::NOTHING)?
+                self.relative_induction(&state, level, Want::NOTHING)?
             else {
                 break;
             };
