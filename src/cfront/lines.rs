@@ -74,6 +74,15 @@ impl LineMap {
         map
     }
 
+    /// The line and 1-based column (in bytes) of a byte offset of the
+    /// preprocessed text, when it comes from the main file. The column is
+    /// the original one unless a macro expanded earlier on the line.
+    pub fn position(&self, offset: usize) -> Option<(usize, usize)> {
+        let index = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let &(file, line) = self.origins.get(index)?;
+        (file == 0).then(|| (line, offset - self.starts[index] + 1))
+    }
+
     /// The source line of a byte offset of the preprocessed text.
     pub fn locate(&self, offset: usize) -> SourceLine {
         let index = self.starts.partition_point(|&s| s <= offset).max(1) - 1;

@@ -28,6 +28,40 @@ pub struct Program {
     /// ends with it set shows undefined behaviour, not the property's
     /// violation. None when the program has no such access.
     pub out_of_bounds: Option<Term>,
+    /// The loops of the program, one per inlined instance: where an
+    /// SV-COMP correctness witness puts its loop invariants.
+    pub loop_heads: Vec<LoopHead>,
+    /// The calls that reach the error location (`reach_error()`, a failing
+    /// `__VERIFIER_assert`), one per inlined instance: a violation
+    /// witness's target.
+    pub error_calls: Vec<SourcePoint>,
+    /// The first statement or declaration of `main`'s body, where an
+    /// invariant holds before anything has run.
+    pub main_start: Option<SourcePoint>,
+}
+
+/// A point of the main source file, as SV-COMP witnesses name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourcePoint {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column (in bytes).
+    pub column: usize,
+    /// The function the point is in.
+    pub function: String,
+}
+
+/// A `while` or `for` loop: its head is the location before each
+/// evaluation of the condition, where a loop invariant holds.
+#[derive(Clone, Debug)]
+pub struct LoopHead {
+    /// The head.
+    pub loc: Loc,
+    /// The loop's keyword. None when the loop is not in the main file.
+    pub at: Option<SourcePoint>,
+    /// The scalar variables in scope at the head, by their C names (the
+    /// function's own and the globals).
+    pub scope: Vec<(String, Term)>,
 }
 
 /// The most elements an array may have: each becomes a variable, and each
@@ -89,9 +123,18 @@ struct Lowerer<'a> {
     typedefs: HashMap<String, Result<Option<CType>>>,
     /// Extern globals of unsupported types (from headers): refused when used.
     refused: HashMap<String, FrontError>,
+    /// See [`Program::loop_heads`].
+    loop_heads: Vec<LoopHead>,
+    /// See [`Program::error_calls`].
+    error_calls: Vec<SourcePoint>,
+    /// See [`Program::main_start`].
+    main_start: Option<SourcePoint>,
 }
 
 struct Frame {
+    /// The function's outermost scope in [`Lowerer::scopes`]: names of the
+    /// callers' scopes above the globals are not its own.
+    scope_base: usize,
     labels: HashMap<String, Loc>,
     exit: Loc,
     ret: Option<(Term, CType)>,
@@ -206,6 +249,9 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         out_of_bounds: None,
         typedefs: HashMap::new(),
         refused: HashMap::new(),
+        loop_heads: Vec::new(),
+        error_calls: Vec::new(),
+        main_start: None,
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -239,12 +285,46 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         types: l.types,
         overflow: l.overflow,
         out_of_bounds: l.out_of_bounds,
+        loop_heads: l.loop_heads,
+        error_calls: l.error_calls,
+        main_start: l.main_start,
     })
 }
 
 impl<'a> Lowerer<'a> {
     fn line(&self, span: Span) -> SourceLine {
         self.lines.locate(span.start)
+    }
+
+    /// The point of the main file where `span` starts, in the current function.
+    fn point(&self, span: Span) -> Option<SourcePoint> {
+        let (line, column) = self.lines.position(span.start)?;
+        let function = self.active.last().cloned().unwrap_or_default();
+        Some(SourcePoint {
+            line,
+            column,
+            function,
+        })
+    }
+
+    /// Records the head of a loop that starts at `span`.
+    fn loop_head(&mut self, loc: Loc, span: Span) {
+        let base = self.frames.last().map_or(0, |f| f.scope_base);
+        let mut scope: Vec<(String, Term)> = Vec::new();
+        // Innermost first; a name seen already is shadowed further out.
+        let visible = (self.scopes[base..].iter().rev()).chain(self.scopes[..1.min(base)].iter());
+        for names in visible {
+            for (name, binding) in names {
+                if let Binding::Scalar(var, _) = binding {
+                    if !scope.iter().any(|(n, _)| n == name) {
+                        scope.push((name.clone(), *var));
+                    }
+                }
+            }
+        }
+        scope.sort();
+        let at = self.point(span);
+        self.loop_heads.push(LoopHead { loc, at, scope });
     }
 
     fn unsupported(&self, span: Span, what: impl Into<String>) -> FrontError {
@@ -589,12 +669,16 @@ impl<'a> Lowerer<'a> {
             k += 1;
         }
         self.frames.push(Frame {
+            scope_base: self.scopes.len() - 1,
             labels: HashMap::new(),
             exit,
             ret,
             is_main,
         });
         self.collect_labels(&f.statement);
+        if let (true, Statement::Compound(items)) = (is_main, &f.statement.node) {
+            self.main_start = items.first().and_then(|i| self.point(i.span));
+        }
         let result = self.statement(&f.statement);
         self.frames.pop();
         result?;
@@ -713,6 +797,7 @@ impl<'a> Lowerer<'a> {
                 );
                 self.jump(self.cur, head);
                 self.cur = head;
+                self.loop_head(head, s.span);
                 self.branch(&w.node.expression, body, exit)?;
                 self.cur = body;
                 self.loop_body(&w.node.statement, exit, head)?;
@@ -753,6 +838,7 @@ impl<'a> Lowerer<'a> {
                 );
                 self.jump(self.cur, head);
                 self.cur = head;
+                self.loop_head(head, s.span);
                 match &f.node.condition {
                     Some(c) => self.branch(c, body, exit)?,
                     None => self.jump(head, body),
@@ -1720,6 +1806,7 @@ impl<'a> Lowerer<'a> {
         let user = self.functions.get(name).copied();
         match (name, user) {
             ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
+                self.error_calls.extend(self.point(span));
                 let error = self.cfa.error;
                 self.jump_away(error, span);
                 Ok(self.no_value())
@@ -1741,6 +1828,7 @@ impl<'a> Lowerer<'a> {
             }
             ("__VERIFIER_assert" | "assert", None) => {
                 let cond = self.only_argument(call, name, span)?;
+                self.error_calls.extend(self.point(span));
                 let (ok, fail) = (self.new_loc(span), self.cfa.error);
                 self.branch(cond, ok, fail)?;
                 self.cur = ok;

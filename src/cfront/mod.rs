@@ -9,8 +9,9 @@ pub mod lines;
 mod lower;
 pub mod relax;
 pub mod types;
+pub mod witness;
 
-pub use lower::Program;
+pub use lower::{LoopHead, Program, SourcePoint};
 
 use crate::util::children;
 use lang_c::driver::{parse_preprocessed, Config, Flavor};

@@ -315,4 +315,10 @@ pub struct CArgs {
     /// C: SV-COMP's result words: `true`, `false(unreach-call)`, `unknown`.
     #[arg(long)]
     pub svcomp: bool,
+    /// C: write an SV-COMP witness (format 2.0, YAML): on `false` a
+    /// violation witness (`violation_sequence`) ending at the call that
+    /// reaches the error; on `true` a correctness witness (`invariant_set`)
+    /// with loop invariants in C, from the proof's invariant.
+    #[arg(long, value_name = "FILE.yml")]
+    pub witness_out: Option<PathBuf>,
 }

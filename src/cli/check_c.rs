@@ -12,12 +12,14 @@ use super::check::{
     start_budget, summary,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
+use invar::cfront::witness::{loop_invariants, InvariantKind, LoopInvariant};
 use invar::cfront::{lower_preprocessed, source, FrontError, Options, Program};
+use invar::formats::svcomp;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
 use invar::ir::term::eval::Value;
 use invar::ir::ts::{Ts, WordTrace};
-use invar::verify::{self, Answer, Relaxation, Witness};
+use invar::verify::{self, Answer, Evidence, Relaxation, Witness};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -183,6 +185,122 @@ fn unsupported_property(path: &Path) -> Result<Option<String>, String> {
     }))
 }
 
+/// The specification an SV-COMP witness names: the LTL formula of the
+/// property file (unreach-call, the only one invar checks), or SV-COMP's
+/// unreach-call when none was given.
+fn specification(args: &CArgs) -> String {
+    let text = args
+        .prop
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let formula = text.as_deref().and_then(|t| {
+        let start = t.find("LTL(")? + 4;
+        let end = t.rfind(')')?;
+        // The property's closing parentheses: CHECK( init(main()), LTL(f) ).
+        let inner = t[start..end].trim_end().strip_suffix(')')?;
+        Some(inner.trim().to_string())
+    });
+    formula.unwrap_or_else(|| svcomp::UNREACH_CALL.to_string())
+}
+
+/// The task an SV-COMP witness describes.
+fn witness_task(args: &CheckArgs) -> Result<svcomp::Task, String> {
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| format!("{}: cannot read: {e}", args.file.display()))?;
+    let command_line: Vec<String> = std::env::args()
+        .map(|a| {
+            if a.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:".contains(&b))
+            {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect();
+    Ok(svcomp::Task {
+        file_name: args.file.display().to_string(),
+        file_hash: invar::util::sha256::sha256_hex(&bytes),
+        specification: specification(&args.c),
+        data_model: if args.c.lp64 { "LP64" } else { "ILP32" },
+        command_line: command_line.join(" "),
+    })
+}
+
+/// Writes an SV-COMP witness to `path`.
+fn write_witness(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// The correctness witness of a proof: the loop invariants its invariant
+/// implies (none from k-induction, which has no invariant).
+fn correctness_witness(
+    args: &CheckArgs,
+    program: &Program,
+    ts: &Ts,
+    run: &verify::Run,
+) -> Result<String, String> {
+    let file = args.file.display();
+    let certificate = match &run.answer {
+        Answer::Safe {
+            evidence: Evidence::WordInvariant { text, .. },
+            ..
+        } => Some(text.clone()),
+        Answer::Safe {
+            evidence: Evidence::Invariant(cubes),
+            ..
+        } => Some(
+            verify::bit_invariant_certificate(ts, cubes)
+                .map_err(|e| format!("{file}: no witness: {e}"))?,
+        ),
+        _ => None,
+    };
+    let mut invariants = match certificate {
+        Some(text) => loop_invariants(program, ts, &text)
+            .map_err(|e| format!("{file}: no witness: the invariant does not read back: {e}"))?,
+        None => {
+            eprintln!("invar: {file}: the proof has no invariant (k-induction): the correctness witness lists no loop invariant");
+            Vec::new()
+        }
+    };
+    if invariants.is_empty() {
+        // The format wants at least one invariant: `1`, which holds anywhere,
+        // before main's first statement.
+        invariants.extend(program.main_start.clone().map(|at| LoopInvariant {
+            at,
+            value: "1".into(),
+            kind: InvariantKind::Location,
+        }));
+    }
+    Ok(svcomp::correctness_witness(
+        &witness_task(args)?,
+        &invariants,
+    ))
+}
+
+/// The violation witness of a counterexample: the call that reaches the
+/// error. A program whose error is reached from several places in the
+/// source gets none (the target would be a guess).
+fn violation_witness(args: &CheckArgs, program: &Program) -> Result<Option<String>, String> {
+    let mut sites = program.error_calls.clone();
+    sites.sort();
+    sites.dedup();
+    match sites.as_slice() {
+        [target] => Ok(Some(svcomp::violation_witness(
+            &witness_task(args)?,
+            target,
+        ))),
+        _ => {
+            eprintln!(
+                "invar: {}: no violation witness: the error is reached from {} places in the source",
+                args.file.display(),
+                sites.len()
+            );
+            Ok(None)
+        }
+    }
+}
+
 pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let unknown_text = "unknown\n";
@@ -267,6 +385,11 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
             ..
         } => {
             let trace = c_trace(&program, &ts, words);
+            if let Some(path) = &args.c.witness_out {
+                if let Some(text) = violation_witness(args, &program)? {
+                    write_witness(path, &text)?;
+                }
+            }
             if let Some(path) = &args.vcd {
                 let waveform = invar::formats::vcd::word_waveform(&ts, words);
                 super::check::write_vcd(path, &waveform, &args.file)?;
@@ -288,6 +411,9 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         Answer::Unsafe { .. } => Err("internal error: a trace not on the program's terms".into()),
         Answer::Safe { .. } => {
             maybe_write_certificate(args, &run, &file, &[0], Some(&ts))?;
+            if let Some(path) = &args.c.witness_out {
+                write_witness(path, &correctness_witness(args, &program, &ts, &run)?)?;
+            }
             let text = if args.json {
                 let mut o = safe_object(&file, &[0], &run, start);
                 o.string("sv_comp", "true");

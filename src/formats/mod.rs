@@ -5,6 +5,7 @@ pub mod btor2;
 pub mod chc;
 pub mod dimspec;
 pub mod smtlib;
+pub mod svcomp;
 pub mod vcd;
 pub mod vmt;
 pub mod witness;

@@ -4,3 +4,4 @@ pub mod budget;
 pub mod children;
 pub mod memory;
 pub mod rng;
+pub mod sha256;
