@@ -47,9 +47,17 @@ class Tool(BaseTool2):
                     "invar checks only unreach-call, not " + prp.strip()
                 )
             if model.endswith(C_SUFFIXES):
-                # invar checks the property file too, and answers in
-                # SV-COMP's words.
-                options = ["--svcomp", "--prop", task.property_file, *options]
+                # invar checks the property file too, answers in SV-COMP's
+                # words, and writes its witness (format 2.0) into the run's
+                # working directory, where SV-COMP's result files are taken.
+                options = [
+                    "--svcomp",
+                    "--prop",
+                    task.property_file,
+                    "--witness-out",
+                    "witness.yml",
+                    *options,
+                ]
         return [executable, "check", *options, model]
 
     def determine_result(self, run):

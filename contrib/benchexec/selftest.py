@@ -50,7 +50,7 @@ def main():
             f.write("CHECK( init(main()), LTL(G ! overflow) )\n")
         task = BaseTool2.Task.with_files(["p.c"], property_file=reach)
         if tool.cmdline("invar", [], task, None) != [
-            "invar", "check", "--svcomp", "--prop", reach, "p.c"
+            "invar", "check", "--svcomp", "--prop", reach, "--witness-out", "witness.yml", "p.c"
         ]:
             print("unreach-call: unexpected command line")
             failed += 1
