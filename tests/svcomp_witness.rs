@@ -151,3 +151,37 @@ fn a_wrong_invariant_is_caught_by_the_concrete_runs() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("i < 3"));
 }
+
+#[test]
+fn a_bit_level_proof_gives_loop_invariants_over_bits_that_hold() {
+    // IC3 on the bit-blasted program: its invariant is over the bits of the
+    // variables, written with shifts and masks.
+    let program = root().join("tests/c/gcd_4.c");
+    let dir = std::env::temp_dir().join(format!("invar-svw-bits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let witness = dir.join("w.yml");
+    let code = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .arg("check")
+        .arg(&program)
+        .args(["--engine", "ic3", "--timeout", "60", "--witness-out"])
+        .arg(&witness)
+        .status()
+        .unwrap()
+        .code();
+    assert_eq!(code, Some(20));
+    let (p, w) = (program.to_str().unwrap(), witness.to_str().unwrap());
+    witnesscheck(&["schema", w, p, "correctness"]);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(
+        text.contains("\"loop_invariant\"") && text.contains(">> "),
+        "{text}"
+    );
+    let runs = witnesscheck(&["runs", w, p, "1000", "11"]);
+    let least: u64 = runs
+        .split_whitespace()
+        .last()
+        .and_then(|t| t.parse().ok())
+        .unwrap();
+    assert!(least >= 1000, "{runs}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
