@@ -1236,6 +1236,7 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             &KindOptions {
                 limits: limits.clone(),
                 simple_path: request.simple_path,
+                sparse_steps: false,
             },
         ),
         Engine::Ic3 => ic3::check(aig, &ic3_options),
@@ -1265,11 +1266,20 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             // the other shared, in turns, by BMC and IC3 without CTGs, which
             // finds bugs that CTGs slow down (ABC's pdr and rIC3's IC3 run
             // without them by default). See docs/ARCHITECTURE.md.
+            // (INVAR_AUTO_KIND: k-induction with sparse step cases instead
+            // of BMC, measured but not the default: its proofs have no
+            // certificate others can check.)
             let turns = Turns::new(2, SHARED_CORE_SLICE);
-            let bmc_limits = Limits {
+            let unroll_limits = Limits {
                 budget: limits.budget.taking_turn(&turns, 0),
                 ..limits.clone()
             };
+            let kind_options = KindOptions {
+                limits: unroll_limits.clone(),
+                simple_path: false,
+                sparse_steps: true,
+            };
+            let plain_bmc = std::env::var_os("INVAR_AUTO_KIND").is_none();
             let mut down = ic3_options.clone();
             down.generalization = ic3::Generalization::Down;
             down.limits.budget = limits.budget.taking_turn(&turns, 1);
@@ -1278,7 +1288,11 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
                 Box::new(move |aig| ic3::check(aig, &ic3_options)),
                 Box::new(move |aig| {
                     let _seat = turns.seat(0);
-                    bmc::check(aig, &bmc_limits)
+                    if plain_bmc {
+                        bmc::check(aig, &unroll_limits)
+                    } else {
+                        kind::check(aig, &kind_options)
+                    }
                 }),
                 Box::new(move |aig| {
                     let _seat = turns.seat(1);
