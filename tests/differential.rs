@@ -173,6 +173,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             &KindOptions {
                 limits: limits.clone(),
                 simple_path: true,
+                sparse_steps: false,
             },
         );
         let plain = kind::check(
@@ -180,6 +181,17 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             &KindOptions {
                 limits: limits.clone(),
                 simple_path: false,
+                sparse_steps: false,
+            },
+        );
+        // Step cases at sparse depths only (auto's option): proofs may come
+        // deeper, never wrong.
+        let sparse = kind::check(
+            reduced,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: true,
+                sparse_steps: true,
             },
         );
         // IC3 with its default options and with CTGs off (plain MIC).
@@ -227,6 +239,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             &windowed,
             &with_sp,
             &plain,
+            &sparse,
             &ic3_ctg,
             &ic3_plain,
             &ic3_shared,
