@@ -127,6 +127,7 @@ fn replayed_steps(a: &Aiger, props: &[usize], trace: &Trace, case: u64) -> usize
 fn engines_agree_with_each_other_and_with_explicit_search() {
     let (mut unsafe_cases, mut proved, mut proved_plain) = (0, 0, 0);
     let mut windowed_longer = 0;
+    let (mut kind_certificates, mut kind_shallower_rejected) = (0, 0);
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
     let env_count = |name: &str, default: u64| {
         (std::env::var(name).ok())
@@ -299,6 +300,51 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                         &Budget::unlimited(),
                     )
                     .unwrap_or_else(|e| panic!("case {case}: proof rejected: {e}"));
+                    if !*simple_path {
+                        // Its witness circuit passes Certifaiger's checks on the
+                        // circuit as read, and one of depth k−1 passes exactly
+                        // when the proof checker accepts depth k−1.
+                        let witness =
+                            certificate::witness_from_kinduction(&full, &bad, *k, &prepared.facts);
+                        certificate::check_witness(&full, &witness, backend, &Budget::unlimited())
+                            .unwrap_or_else(|e| {
+                                panic!("case {case}: {k}-induction certificate rejected: {e}")
+                            });
+                        kind_certificates += 1;
+                        if *k > 1 {
+                            let shallower = certificate::witness_from_kinduction(
+                                &full,
+                                &bad,
+                                k - 1,
+                                &prepared.facts,
+                            );
+                            let accepted = certificate::check_witness(
+                                &full,
+                                &shallower,
+                                backend,
+                                &Budget::unlimited(),
+                            )
+                            .is_ok();
+                            let proved = kinduction::check(
+                                &full,
+                                &bad,
+                                k - 1,
+                                false,
+                                None,
+                                &prepared.facts,
+                                backend.other(),
+                                &Budget::unlimited(),
+                            )
+                            .is_ok();
+                            assert_eq!(
+                                accepted,
+                                proved,
+                                "case {case}: the certificate of depth {} disagrees with the proof checker",
+                                k - 1
+                            );
+                            kind_shallower_rejected += usize::from(!accepted);
+                        }
+                    }
                 }
                 (Verdict::Safe(Proof::Invariant(cubes)), None) => {
                     let cubes = prepared.original_invariant(cubes);
@@ -342,9 +388,16 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         unsafe_cases >= 50 && proved >= 50,
         "unsafe {unsafe_cases}, safe {proved}"
     );
+    // k-induction certificates were built and checked, and the check is no
+    // rubber stamp: shallower ones fail where the proof needs the depth.
+    assert!(
+        kind_certificates >= 50 && kind_shallower_rejected >= 5,
+        "k-induction certificates {kind_certificates}, shallower rejected {kind_shallower_rejected}"
+    );
     eprintln!(
         "unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain}); \
-         windowed bmc longer than the shortest {windowed_longer} times"
+         windowed bmc longer than the shortest {windowed_longer} times; \
+         {kind_certificates} k-induction certificates, {kind_shallower_rejected} shallower ones rejected"
     );
 }
 

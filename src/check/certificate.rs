@@ -16,8 +16,19 @@
 //! The first three make W simulate M, the last two make P_W inductive, so M
 //! is safe. From an invariant Inv, the witness is M itself with the bad
 //! property `bad ∨ ¬Inv`.
+//!
+//! From a k-induction proof, W is M with a window of the last k−1 states
+//! (latches and the inputs of their steps, and a flag saying the step
+//! happened): P_W says that the window is a run of M (each state's step
+//! keeps the constraints and leads to the next one), all of it good and
+//! within the lemmas the proof assumed, and that it starts in an initial
+//! state unless it is full. P_W is inductive exactly when the proof is
+//! right: a full window is k good steps, after which k-induction's step
+//! case makes the next state good; a window that is not full is a run from
+//! reset shorter than k, after which the base case does. The checks re-prove
+//! both cases in one query each, with a solver of their own.
 
-use crate::ir::aig::{Aig, Lit, Node};
+use crate::ir::aig::{map_lit, Aig, Lit, Node};
 use crate::sat::{self, Backend, SolveResult, Solver};
 use crate::util::budget::Budget;
 use std::collections::HashMap;
@@ -40,6 +51,117 @@ pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, boo
     let any_bad = w.or_all(bad);
     let bad = w.or(any_bad, !inv);
     w.bad = vec![bad];
+    w
+}
+
+/// The witness circuit of a k-induction proof (no simple-path
+/// constraints) of "no `bad`" on `model`, strengthened by `lemmas` (cubes
+/// over latch positions that no reachable state satisfies, inductive on
+/// their own): see the module header. Its size is k copies of the model.
+pub fn witness_from_kinduction(
+    model: &Aig,
+    bad: &[Lit],
+    k: usize,
+    lemmas: &[Vec<(usize, bool)>],
+) -> Aig {
+    let mut w = model.clone();
+    w.justice.clear();
+    w.fairness.clear();
+    let n = model.num_nodes();
+    // A window position: its latches, its step's inputs and its flag.
+    struct Slot {
+        latches: Vec<Lit>,
+        inputs: Vec<Lit>,
+        flag: Lit,
+    }
+    let current = Slot {
+        latches: (model.latches.iter())
+            .map(|l| Lit::new(l.var, false))
+            .collect(),
+        inputs: (model.inputs.iter()).map(|&v| Lit::new(v, false)).collect(),
+        flag: Lit::TRUE,
+    };
+    let mut slots = vec![current];
+    for i in 1..k {
+        // Slot i holds what slot i−1 held one step ago (uninitialised: the
+        // flag says whether it means anything).
+        let latches: Vec<Lit> = (0..model.latches.len())
+            .map(|_| w.add_latch(None))
+            .collect();
+        let inputs: Vec<Lit> = (0..model.inputs.len()).map(|_| w.add_latch(None)).collect();
+        let flag = w.add_latch(Some(false));
+        let first = w.latches.len() - latches.len() - inputs.len() - 1;
+        let prev = &slots[i - 1];
+        let nexts: Vec<Lit> = (prev.latches.iter().chain(&prev.inputs))
+            .copied()
+            .chain([prev.flag])
+            .collect();
+        for (j, next) in nexts.into_iter().enumerate() {
+            w.set_next(first + j, next);
+        }
+        slots.push(Slot {
+            latches,
+            inputs,
+            flag,
+        });
+    }
+    // The model's functions over each slot: bad, constraints, next states.
+    let mut good = Lit::TRUE;
+    for (i, slot) in slots.iter().enumerate() {
+        let mut map = vec![Lit::FALSE; n];
+        for (l, latch) in model.latches.iter().enumerate() {
+            map[latch.var.0 as usize] = slot.latches[l];
+        }
+        for (j, &v) in model.inputs.iter().enumerate() {
+            map[v.0 as usize] = slot.inputs[j];
+        }
+        w.copy_ands(model, &mut map, |_| true);
+        let any_bad = {
+            let images: Vec<Lit> = bad.iter().map(|&b| map_lit(&map, b)).collect();
+            w.or_all(&images)
+        };
+        let mut fine = !any_bad;
+        for cube in lemmas {
+            let mut c = Lit::TRUE;
+            for &(l, v) in cube {
+                c = w.and(c, slot.latches[l].xor(!v));
+            }
+            fine = w.and(fine, !c);
+        }
+        if i > 0 {
+            // A step of the model: constraints hold, and it leads to the
+            // state one slot nearer the present.
+            for &c in &model.constraints {
+                fine = w.and(fine, map_lit(&map, c));
+            }
+            for (l, latch) in model.latches.iter().enumerate() {
+                let next = map_lit(&map, latch.next);
+                let same = !w.xor(next, slots[i - 1].latches[l]);
+                fine = w.and(fine, same);
+            }
+            // Flags only ever fill from the present backwards.
+            let ordered = w.or(!slot.flag, slots[i - 1].flag);
+            fine = w.and(fine, ordered);
+        }
+        // The oldest meaningful state of a window that is not full is a
+        // reset state (a full window, the last slot, need not be).
+        let oldest = if i + 1 < k {
+            w.and(slot.flag, !slots[i + 1].flag)
+        } else {
+            Lit::FALSE
+        };
+        let mut reset = Lit::TRUE;
+        for (l, latch) in model.latches.iter().enumerate() {
+            if let Some(v) = latch.init {
+                reset = w.and(reset, slot.latches[l].xor(!v));
+            }
+        }
+        let started = w.or(!oldest, reset);
+        let holds = w.and(fine, started);
+        let meant = w.or(!slot.flag, holds);
+        good = w.and(good, meant);
+    }
+    w.bad = vec![!good];
     w
 }
 

@@ -380,7 +380,7 @@ pub(super) fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant
     let mut o = summary(file, "safe", props, run, start);
     if let Answer::Safe { evidence, checker } = &run.answer {
         match evidence {
-            Evidence::KInduction { k, simple_path } => {
+            Evidence::KInduction { k, simple_path, .. } => {
                 o.number("k", k).boolean("simple_path", *simple_path);
             }
             Evidence::WordKInduction { k } => {
@@ -441,6 +441,23 @@ pub(super) fn maybe_write_certificate(
         }
         (
             Answer::Safe {
+                evidence:
+                    Evidence::KInduction {
+                        k,
+                        simple_path: false,
+                        lemmas,
+                    },
+                ..
+            },
+            Some(full),
+            None,
+        ) => {
+            let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+            let witness = certificate::witness_from_kinduction(full, &bad, *k, lemmas);
+            write_witness_circuit(path, &witness, file, props)
+        }
+        (
+            Answer::Safe {
                 evidence: Evidence::WordInvariant { text, .. },
                 ..
             },
@@ -449,7 +466,7 @@ pub(super) fn maybe_write_certificate(
         ) => write_word_certificate(path, ts, text),
         _ => {
             eprintln!(
-                "invar: no certificate written: certificates are made from IC3 and IC3+IA invariants only"
+                "invar: no certificate written: certificates are made from invariants and from k-induction proofs without simple paths on circuits"
             );
             Ok(())
         }
@@ -479,7 +496,18 @@ fn write_certificate(
     props: &[usize],
 ) -> Result<(), String> {
     let witness = certificate::witness_from_invariant(full, bad, cubes);
-    let mut out = Aiger::from_aig(&witness);
+    write_witness_circuit(path, &witness, file, props)
+}
+
+/// Writes a Certifaiger witness circuit, binary unless the name ends in
+/// `.aag`.
+fn write_witness_circuit(
+    path: &std::path::Path,
+    witness: &Aig,
+    file: &str,
+    props: &[usize],
+) -> Result<(), String> {
+    let mut out = Aiger::from_aig(witness);
     out.comments = vec![
         format!("WITNESS {} {file}", props_text(props)),
         "produced by invar".into(),

@@ -114,6 +114,9 @@ pub enum Evidence {
         k: usize,
         /// With pairwise distinct states.
         simple_path: bool,
+        /// The lemmas the proof assumed (facts of preprocessing, checked
+        /// inductive): cubes over the circuit's latch positions.
+        lemmas: Vec<Vec<(usize, bool)>>,
     },
     /// Word-level k-induction of depth `k` on the model's terms.
     WordKInduction {
@@ -1116,7 +1119,11 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
                     checker,
                     &check_budget,
                 )
-                .map(|()| Evidence::KInduction { k, simple_path }),
+                .map(|()| Evidence::KInduction {
+                    k,
+                    simple_path,
+                    lemmas: prepared.facts.clone(),
+                }),
                 Proof::Invariant(cubes) => {
                     // The invariant over the original latch positions.
                     let cubes = prepared.original_invariant(&cubes);
@@ -1160,7 +1167,7 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
 pub fn describe(evidence: &Evidence) -> String {
     match evidence {
         Evidence::Invariant(cubes) => format!("inductive invariant of {} clauses", cubes.len()),
-        Evidence::KInduction { k, simple_path } => {
+        Evidence::KInduction { k, simple_path, .. } => {
             let how = if *simple_path { " (simple path)" } else { "" };
             format!("{k}-induction proof{how}")
         }
