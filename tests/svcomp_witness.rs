@@ -50,13 +50,27 @@ fn programs() -> Vec<(PathBuf, bool)> {
     out
 }
 
-fn check(program: &Path, witness: &Path) -> Option<i32> {
+/// Taken by each test for its whole run: each runs `auto` (two threads and
+/// an SMT process) on programs whose proofs are confirmed by cvc5 in
+/// seconds; side by side on a loaded machine they ran out of time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A scratch folder of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("invar-svw-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check(program: &Path, witness: &Path, extra: &[&str]) -> Option<i32> {
     Command::new(env!("CARGO_BIN_EXE_invar"))
         .arg("check")
         .arg(program)
         .arg("--witness-out")
         .arg(witness)
-        .args(["--timeout", "60"])
+        // Generous: the time is not what these tests check.
+        .args(["--timeout", "120"])
+        .args(extra)
         .output()
         .expect("run invar")
         .status
@@ -65,14 +79,14 @@ fn check(program: &Path, witness: &Path) -> Option<i32> {
 
 #[test]
 fn every_verdict_on_the_bundled_programs_writes_a_valid_witness_whose_invariants_hold() {
-    let dir = std::env::temp_dir().join(format!("invar-svw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("all");
     let (mut violations, mut correctness, mut loop_invariants) = (0, 0, 0);
     for (program, expected_true) in programs() {
         let name = program.file_name().unwrap().to_string_lossy().to_string();
         let witness = dir.join(format!("{name}.yml"));
         let _ = std::fs::remove_file(&witness);
-        let code = check(&program, &witness);
+        let code = check(&program, &witness, &[]);
         let p = program.to_str().unwrap();
         let w = witness.to_str().unwrap();
         match code {
@@ -119,13 +133,13 @@ fn every_verdict_on_the_bundled_programs_writes_a_valid_witness_whose_invariants
 
 #[test]
 fn a_wrong_invariant_is_caught_by_the_concrete_runs() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // The check must be able to fail: nested6's outer loop invariant
     // replaced by one that breaks after a few iterations.
     let program = root().join("tests/c/nested6.i");
-    let dir = std::env::temp_dir().join(format!("invar-svw-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bad");
     let witness = dir.join("w.yml");
-    assert_eq!(check(&program, &witness), Some(20));
+    assert_eq!(check(&program, &witness, &[]), Some(20));
     let text = std::fs::read_to_string(&witness).unwrap();
     let start = text.find("value: ").expect("an invariant");
     let end = start + text[start..].find('\n').unwrap();
@@ -154,21 +168,14 @@ fn a_wrong_invariant_is_caught_by_the_concrete_runs() {
 
 #[test]
 fn a_bit_level_proof_gives_loop_invariants_over_bits_that_hold() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // IC3 on the bit-blasted program (0.1 s): its invariant is over the
     // bits of the variables, written with shifts and masks (jain_1-1: y
     // stays odd).
     let program = root().join("tests/c/jain_1-1.c");
-    let dir = std::env::temp_dir().join(format!("invar-svw-bits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bits");
     let witness = dir.join("w.yml");
-    let code = Command::new(env!("CARGO_BIN_EXE_invar"))
-        .arg("check")
-        .arg(&program)
-        .args(["--engine", "ic3", "--timeout", "60", "--witness-out"])
-        .arg(&witness)
-        .status()
-        .unwrap()
-        .code();
+    let code = check(&program, &witness, &["--engine", "ic3"]);
     assert_eq!(code, Some(20));
     let (p, w) = (program.to_str().unwrap(), witness.to_str().unwrap());
     witnesscheck(&["schema", w, p, "correctness"]);
