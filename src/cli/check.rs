@@ -43,7 +43,22 @@ pub(super) fn model_format(path: &std::path::Path) -> Result<Format, String> {
 }
 
 pub fn run(args: &CheckArgs) -> Result<i32, String> {
-    match model_format(&args.file)? {
+    let format = model_format(&args.file)?;
+    if format != Format::C {
+        let c = &args.c;
+        let given = [
+            (c.prop.is_some(), "--prop"),
+            (c.svcomp, "--svcomp"),
+            (c.witness_out.is_some(), "--witness-out"),
+        ];
+        for (_, flag) in given.iter().filter(|(on, _)| *on) {
+            eprintln!(
+                "invar: {flag} is for C programs; ignored for {}",
+                args.file.display()
+            );
+        }
+    }
+    match format {
         Format::Aiger => run_aiger(args),
         Format::C => super::check_c::run(args),
         format => super::check_word::run(args, format),
