@@ -15,7 +15,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn witnesscheck(args: &[&str]) -> String {
+/// Runs `tests/tools/witnesscheck.py`: its exit code and what it printed.
+fn run_witnesscheck(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new("python3")
         .arg(root().join("tests/tools/witnesscheck.py"))
         .args(args)
@@ -26,12 +27,24 @@ fn witnesscheck(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "witnesscheck.py {args:?}: {text}"
-    );
+    (out.status.code(), text)
+}
+
+/// Runs `witnesscheck.py`, which must pass; what it printed.
+fn witnesscheck(args: &[&str]) -> String {
+    let (code, text) = run_witnesscheck(args);
+    assert_eq!(code, Some(0), "witnesscheck.py {args:?}: {text}");
     text
+}
+
+/// The fewest runs that checked one invariant, from `witnesscheck.py
+/// runs`'s "runs R checks C least L".
+fn least_runs(runs: &str) -> u64 {
+    (runs.split_whitespace())
+        .skip_while(|t| *t != "least")
+        .nth(1)
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no count of runs in {runs:?}"))
 }
 
 /// The bundled programs with SV-COMP's expected unreach-call verdict.
@@ -95,11 +108,7 @@ fn every_verdict_on_the_bundled_programs_writes_a_valid_witness_whose_invariants
                 let text = witnesscheck(&["schema", w, p, "correctness"]);
                 assert!(text.contains("valid correctness witness"), "{text}");
                 let runs = witnesscheck(&["runs", w, p, "1000", "7"]);
-                let least: u64 = (runs.split_whitespace())
-                    .skip_while(|t| *t != "least")
-                    .nth(1)
-                    .and_then(|t| t.parse().ok())
-                    .unwrap_or_else(|| panic!("{name}: {runs}"));
+                let least = least_runs(&runs);
                 assert!(
                     least >= 1000,
                     "{name}: an invariant checked in only {least} runs: {runs}"
@@ -145,25 +154,11 @@ fn a_wrong_invariant_is_caught_by_the_concrete_runs() {
     let end = start + text[start..].find('\n').unwrap();
     let bad = format!("{}value: \"i < 3\"{}", &text[..start], &text[end..]);
     std::fs::write(&witness, bad).unwrap();
-    let out = Command::new("python3")
-        .arg(root().join("tests/tools/witnesscheck.py"))
-        .args([
-            "runs",
-            witness.to_str().unwrap(),
-            program.to_str().unwrap(),
-            "1000",
-            "7",
-        ])
-        .output()
-        .unwrap();
+    let (w, p) = (witness.to_str().unwrap(), program.to_str().unwrap());
+    let (code, text) = run_witnesscheck(&["runs", w, p, "1000", "7"]);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("i < 3"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("i < 3"), "{text}");
 }
 
 #[test]
@@ -185,11 +180,6 @@ fn a_bit_level_proof_gives_loop_invariants_over_bits_that_hold() {
         "{text}"
     );
     let runs = witnesscheck(&["runs", w, p, "1000", "11"]);
-    let least: u64 = runs
-        .split_whitespace()
-        .last()
-        .and_then(|t| t.parse().ok())
-        .unwrap();
-    assert!(least >= 1000, "{runs}");
+    assert!(least_runs(&runs) >= 1000, "{runs}");
     let _ = std::fs::remove_dir_all(&dir);
 }

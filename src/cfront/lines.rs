@@ -78,14 +78,19 @@ impl LineMap {
     /// preprocessed text, when it comes from the main file. The column is
     /// the original one unless a macro expanded earlier on the line.
     pub fn position(&self, offset: usize) -> Option<(usize, usize)> {
-        let index = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let index = self.line_index(offset);
         let &(file, line) = self.origins.get(index)?;
         (file == 0).then(|| (line, offset - self.starts[index] + 1))
     }
 
+    /// The preprocessed line holding a byte offset.
+    fn line_index(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset).max(1) - 1
+    }
+
     /// The source line of a byte offset of the preprocessed text.
     pub fn locate(&self, offset: usize) -> SourceLine {
-        let index = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let index = self.line_index(offset);
         let (file, line) = self.origins.get(index).copied().unwrap_or((0, 1));
         SourceLine {
             file: (file != 0).then(|| self.files[file].clone()),

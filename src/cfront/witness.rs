@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// An invariant of a correctness witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopInvariant {
+pub struct WitnessInvariant {
     /// Where: a `while` or `for` keyword (a loop invariant), or the first
     /// character of a statement (a location invariant).
     pub at: SourcePoint,
@@ -90,7 +90,7 @@ pub fn loop_invariants(
     program: &Program,
     ts: &Ts,
     certificate: &str,
-) -> Result<Vec<LoopInvariant>, String> {
+) -> Result<Vec<WitnessInvariant>, String> {
     let (mut terms, invariant) = certificate_term(ts, certificate)?;
     let (pc, valid) = match ts.states.as_slice() {
         [pc, valid, ..] => (pc.var, valid.var),
@@ -138,7 +138,7 @@ pub fn loop_invariants(
             let parts: Vec<String> = values.iter().map(|v| format!("({v})")).collect();
             parts.join(" || ")
         };
-        out.push(LoopInvariant {
+        out.push(WitnessInvariant {
             at,
             value,
             kind: InvariantKind::Loop,

@@ -39,19 +39,26 @@ pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, boo
     let mut w = model.clone();
     w.justice.clear();
     w.fairness.clear();
-    let mut inv = Lit::TRUE;
-    for cube in cubes {
-        let mut c = Lit::TRUE;
-        for &(l, v) in cube {
-            let latch = Lit::new(w.latches[l].var, false).xor(!v);
-            c = w.and(c, latch);
-        }
-        inv = w.and(inv, !c);
-    }
+    let latches: Vec<Lit> = (w.latches.iter()).map(|l| Lit::new(l.var, false)).collect();
+    let inv = outside_cubes(&mut w, &latches, cubes);
     let any_bad = w.or_all(bad);
     let bad = w.or(any_bad, !inv);
     w.bad = vec![bad];
     w
+}
+
+/// Whether the state whose latches are `latches` lies outside every cube
+/// (cubes over latch positions).
+fn outside_cubes(w: &mut Aig, latches: &[Lit], cubes: &[Vec<(usize, bool)>]) -> Lit {
+    let mut outside = Lit::TRUE;
+    for cube in cubes {
+        let mut inside = Lit::TRUE;
+        for &(l, v) in cube {
+            inside = w.and(inside, latches[l].xor(!v));
+        }
+        outside = w.and(outside, !inside);
+    }
+    outside
 }
 
 /// The witness circuit of a k-induction proof (no simple-path
@@ -120,14 +127,8 @@ pub fn witness_from_kinduction(
             let images: Vec<Lit> = bad.iter().map(|&b| map_lit(&map, b)).collect();
             w.or_all(&images)
         };
-        let mut fine = !any_bad;
-        for cube in lemmas {
-            let mut c = Lit::TRUE;
-            for &(l, v) in cube {
-                c = w.and(c, slot.latches[l].xor(!v));
-            }
-            fine = w.and(fine, !c);
-        }
+        let within = outside_cubes(&mut w, &slot.latches, lemmas);
+        let mut fine = w.and(!any_bad, within);
         if i > 0 {
             // A step of the model: constraints hold, and it leads to the
             // state one slot nearer the present.
@@ -145,20 +146,18 @@ pub fn witness_from_kinduction(
         }
         // The oldest meaningful state of a window that is not full is a
         // reset state (a full window, the last slot, need not be).
-        let oldest = if i + 1 < k {
-            w.and(slot.flag, !slots[i + 1].flag)
-        } else {
-            Lit::FALSE
-        };
-        let mut reset = Lit::TRUE;
-        for (l, latch) in model.latches.iter().enumerate() {
-            if let Some(v) = latch.init {
-                reset = w.and(reset, slot.latches[l].xor(!v));
+        if i + 1 < k {
+            let oldest = w.and(slot.flag, !slots[i + 1].flag);
+            let mut reset = Lit::TRUE;
+            for (l, latch) in model.latches.iter().enumerate() {
+                if let Some(v) = latch.init {
+                    reset = w.and(reset, slot.latches[l].xor(!v));
+                }
             }
+            let started = w.or(!oldest, reset);
+            fine = w.and(fine, started);
         }
-        let started = w.or(!oldest, reset);
-        let holds = w.and(fine, started);
-        let meant = w.or(!slot.flag, holds);
+        let meant = w.or(!slot.flag, fine);
         good = w.and(good, meant);
     }
     w.bad = vec![!good];

@@ -12,7 +12,7 @@ use super::check::{
     start_budget, summary,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
-use invar::cfront::witness::{loop_invariants, InvariantKind, LoopInvariant};
+use invar::cfront::witness::{loop_invariants, InvariantKind, WitnessInvariant};
 use invar::cfront::{lower_preprocessed, source, FrontError, Options, Program};
 use invar::formats::svcomp;
 use invar::ir::cfa::encode::encode;
@@ -233,7 +233,8 @@ fn write_witness(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// The correctness witness of a proof: the loop invariants its invariant
-/// implies (none from k-induction, which has no invariant).
+/// implies (none from k-induction, which has no invariant, or when the
+/// invariant cannot be read back: the verdict stands either way).
 fn correctness_witness(
     args: &CheckArgs,
     program: &Program,
@@ -250,26 +251,24 @@ fn correctness_witness(
             evidence: Evidence::Invariant(cubes),
             ..
         } => verify::bit_invariant_certificate(ts, cubes)
-            .map_err(|e| eprintln!("invar: {file}: no invariant over the program's words ({e})"))
+            .map_err(|e| eprintln!("invar: {file}: no invariant over the program's words ({e}): the correctness witness lists no loop invariant"))
             .ok(),
-        _ => None,
+        _ => {
+            eprintln!("invar: {file}: the proof has no invariant (k-induction): the correctness witness lists no loop invariant");
+            None
+        }
     };
     let mut invariants = match certificate {
-        // The verdict stands either way: a witness without loop invariants
-        // is still a true one.
         Some(text) => loop_invariants(program, ts, &text).unwrap_or_else(|e| {
             eprintln!("invar: {file}: the invariant does not read back ({e}): the correctness witness lists no loop invariant");
             Vec::new()
         }),
-        None => {
-            eprintln!("invar: {file}: the proof has no invariant (k-induction): the correctness witness lists no loop invariant");
-            Vec::new()
-        }
+        None => Vec::new(),
     };
     if invariants.is_empty() {
         // The format wants at least one invariant: `1`, which holds anywhere,
         // before main's first statement.
-        invariants.extend(program.main_start.clone().map(|at| LoopInvariant {
+        invariants.extend(program.main_start.clone().map(|at| WitnessInvariant {
             at,
             value: "1".into(),
             kind: InvariantKind::Location,

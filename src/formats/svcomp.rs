@@ -12,7 +12,7 @@
 //! the producer and the task (input file with its SHA-256, specification,
 //! data model, language). Locations are 1-based lines and columns.
 
-use crate::cfront::witness::{InvariantKind, LoopInvariant};
+use crate::cfront::witness::{InvariantKind, WitnessInvariant};
 use crate::cfront::SourcePoint;
 use crate::util::rng::Rng;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -155,7 +155,7 @@ pub fn violation_witness(task: &Task, target: &SourcePoint) -> String {
 }
 
 /// A correctness witness: the loop invariants as one invariant set.
-pub fn correctness_witness(task: &Task, invariants: &[LoopInvariant]) -> String {
+pub fn correctness_witness(task: &Task, invariants: &[WitnessInvariant]) -> String {
     let mut out = String::from("- entry_type: \"invariant_set\"\n");
     out += &metadata(task);
     if invariants.is_empty() {

@@ -1274,8 +1274,8 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
             // finds bugs that CTGs slow down (ABC's pdr and rIC3's IC3 run
             // without them by default). See docs/ARCHITECTURE.md.
             // (INVAR_AUTO_KIND: k-induction with sparse step cases instead
-            // of BMC, measured but not the default: its proofs have no
-            // certificate others can check.)
+            // of BMC, measured but not the default: it proves two dspfilters
+            // and loses a picorv32 bug; see docs/ARCHITECTURE.md.)
             let turns = Turns::new(2, SHARED_CORE_SLICE);
             let unroll_limits = Limits {
                 budget: limits.budget.taking_turn(&turns, 0),

@@ -287,7 +287,7 @@ def check_runs(witness_path, program_path, runs, seed):
             else:
                 insertions.append((offset, "__invar_check(%d, !!(%s)); " % (len(ids), inv["value"])))
             ids.append(inv["value"])
-    if not any(True for _ in ids):
+    if not ids:
         print("runs 0 checks 0 (no invariant)")
         return
     for at, code in sorted(insertions, reverse=True):
