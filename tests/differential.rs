@@ -128,6 +128,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     let (mut unsafe_cases, mut proved, mut proved_plain) = (0, 0, 0);
     let mut windowed_longer = 0;
     let (mut kind_certificates, mut kind_shallower_rejected) = (0, 0);
+    let mut split_proofs = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
     let env_count = |name: &str, default: u64| {
         (std::env::var(name).ok())
@@ -194,6 +195,24 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 simple_path: true,
                 sparse_steps: true,
             },
+        );
+        // auto's split k-induction: a BMC run publishes the depths it
+        // clears, and step cases at sparse depths prove on that base case.
+        let base = kind::SharedBase::default();
+        {
+            let _run = base.run();
+            bmc::check_publishing(reduced, &limits, &base.cleared);
+        }
+        let split = kind::step_cases(
+            reduced,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: false,
+                sparse_steps: true,
+            },
+            &base,
+            &Budget::unlimited(),
+            || {},
         );
         // IC3 with its default options and with CTGs off (plain MIC).
         let unbounded = Limits {
@@ -363,6 +382,38 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 (Verdict::Unknown(_), None) => {}
             }
         }
+        // The split proves what plain k-induction proves (at the next sparse
+        // depth, within the bound), never a failing property, and its
+        // proofs pass the checker; it finds no counterexample itself.
+        match (&split.verdict, &plain.verdict, truth) {
+            (Verdict::Safe(Proof::KInduction { k, simple_path }), Verdict::Safe(p), None) => {
+                let Proof::KInduction { k: plain_k, .. } = p else {
+                    panic!("case {case}: k-induction gave an invariant")
+                };
+                assert!(
+                    k >= plain_k && !simple_path,
+                    "case {case}: split k {k}, plain {plain_k}"
+                );
+                kinduction::check(
+                    &full,
+                    &bad,
+                    *k,
+                    false,
+                    None,
+                    &prepared.facts,
+                    backend.other(),
+                    &Budget::unlimited(),
+                )
+                .unwrap_or_else(|e| panic!("case {case}: split proof rejected: {e}"));
+                split_proofs += 1;
+            }
+            (Verdict::Unknown(_), Verdict::Safe(Proof::KInduction { k, .. }), None) => assert!(
+                (*k..).find(|&d| kind::sparse_step_depth(d - 1)).unwrap() - 1 > bound,
+                "case {case}: split k-induction missed a {k}-induction proof"
+            ),
+            (Verdict::Unknown(_), _, _) => {}
+            (v, _, _) => panic!("case {case}: split k-induction says {v:?}"),
+        }
         match truth {
             Some(_) => {
                 assert!(
@@ -391,13 +442,18 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     // k-induction certificates were built and checked, and the check is no
     // rubber stamp: shallower ones fail where the proof needs the depth.
     assert!(
+        split_proofs >= 50,
+        "split k-induction proofs {split_proofs}"
+    );
+    assert!(
         kind_certificates >= 50 && kind_shallower_rejected >= 5,
         "k-induction certificates {kind_certificates}, shallower rejected {kind_shallower_rejected}"
     );
     eprintln!(
         "unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain}); \
          windowed bmc longer than the shortest {windowed_longer} times; \
-         {kind_certificates} k-induction certificates, {kind_shallower_rejected} shallower ones rejected"
+         {kind_certificates} k-induction certificates, {kind_shallower_rejected} shallower ones rejected; \
+         {split_proofs} split k-induction proofs"
     );
 }
 

@@ -24,6 +24,7 @@ use crate::ir::aig::{self, Aig};
 use crate::ir::trace::Trace;
 use crate::sat::tseitin::Unroller;
 use crate::sat::{Lit, SolveResult, Solver};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// What one BMC step found.
@@ -205,10 +206,21 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     check_with_first_limit(aig, limits, first_conflict_limit())
 }
 
+/// [`check`], publishing in `cleared` how many depths are cleared (every
+/// depth below it has no bad state) as they are: the base case that
+/// [`super::kind::step_cases`] proofs in the same portfolio rely on.
+pub fn check_publishing(aig: &Aig, limits: &Limits, cleared: &AtomicUsize) -> Outcome {
+    run(aig, limits, first_conflict_limit(), Some(cleared))
+}
+
 /// [`check`] with the first question's conflict limit given (`None`: every
 /// depth asked alone, without limit, and the counterexample is a shortest
 /// one).
 pub fn check_with_first_limit(aig: &Aig, limits: &Limits, first: Option<u64>) -> Outcome {
+    run(aig, limits, first, None)
+}
+
+fn run(aig: &Aig, limits: &Limits, first: Option<u64>, cleared: Option<&AtomicUsize>) -> Outcome {
     if let Some(outcome) = super::sabotaged_outcome("bmc", limits.backend) {
         return outcome;
     }
@@ -226,7 +238,11 @@ pub fn check_with_first_limit(aig: &Aig, limits: &Limits, first: Option<u64>) ->
         last = last.max(bmc.next_depth());
         match bmc.solve_window(last, conflicts) {
             Step::Counterexample(trace) => break Verdict::Unsafe(trace),
-            Step::Clear => {}
+            Step::Clear => {
+                if let Some(cleared) = cleared {
+                    cleared.store(bmc.next_depth(), Ordering::Release);
+                }
+            }
             Step::Interrupted if limits.budget.expired() || conflicts.is_none() => {
                 break Verdict::Unknown(interrupted_reason(&limits.budget))
             }

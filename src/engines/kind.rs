@@ -21,7 +21,9 @@ use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
 use crate::sat::tseitin::Unroller;
 use crate::sat::{Lit, SolveResult, Solver};
-use std::time::Instant;
+use crate::util::budget::Budget;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// Options of k-induction.
 #[derive(Clone, Debug, Default)]
@@ -190,9 +192,182 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     super::sabotage(aig, outcome)
 }
 
+/// The base case of k-induction as another engine of the same portfolio
+/// runs it: a BMC run publishing how many depths it has cleared
+/// ([`super::bmc::check_publishing`]).
+#[derive(Debug, Default)]
+pub struct SharedBase {
+    /// Every depth below it has no bad state.
+    pub cleared: AtomicUsize,
+    /// The BMC run has ended (it clears no more depths).
+    ended: AtomicBool,
+}
+
+/// Marks a [`SharedBase`] ended when dropped, however its BMC run ends.
+pub struct BaseRun<'a>(&'a SharedBase);
+
+impl SharedBase {
+    /// To be held by the BMC run for as long as it runs.
+    pub fn run(&self) -> BaseRun<'_> {
+        BaseRun(self)
+    }
+}
+
+impl Drop for BaseRun<'_> {
+    fn drop(&mut self) {
+        self.0.ended.store(true, Ordering::Release);
+    }
+}
+
+/// k-induction whose base case another engine runs: only step cases here
+/// (at sparse depths with `sparse_steps`). BMC and the step case then share
+/// no solver, so a portfolio can give each its own turns, and the step
+/// cases take nothing from BMC's bug finding. When a step case is UNSAT at
+/// k, `proved` is called (the caller gives up its share of the core) and
+/// the proof waits, polling under `wait` (a budget that does not take
+/// turns), until `base` has cleared k depths; it fails if the base case
+/// ends first.
+pub fn step_cases(
+    aig: &Aig,
+    options: &KindOptions,
+    base: &SharedBase,
+    wait: &Budget,
+    proved: impl FnOnce(),
+) -> Outcome {
+    if let Some(outcome) = super::sabotaged_outcome("kind", options.limits.backend) {
+        return outcome;
+    }
+    let start = Instant::now();
+    let limits = &options.limits;
+    let mut step = StepCase::new(aig, limits, options.simple_path);
+    let mut k = 0;
+    let verdict = loop {
+        if limits.max_depth.is_some_and(|m| k > m) {
+            break Verdict::Unknown(format!("not proved up to k = {}", k));
+        }
+        if options.sparse_steps && !sparse_step_depth(k) {
+            k += 1;
+            continue;
+        }
+        match step.check(k) {
+            SolveResult::Unsat => break await_base(k + 1, options.simple_path, base, wait, proved),
+            SolveResult::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
+            SolveResult::Sat => k += 1,
+        }
+    };
+    let outcome = Outcome {
+        verdict,
+        engine: "kind",
+        backend: limits.backend,
+        stats: Stats {
+            depth: k,
+            sat: step.sat_stats().clone(),
+            time: start.elapsed(),
+            ic3: None,
+            abstraction: None,
+            program: None,
+        },
+    };
+    super::sabotage(aig, outcome)
+}
+
+/// The proof of a step case UNSAT at depth `k` (k good steps cannot be
+/// followed by a bad one), once the base case has cleared k depths.
+fn await_base(
+    k: usize,
+    simple_path: bool,
+    base: &SharedBase,
+    wait: &Budget,
+    proved: impl FnOnce(),
+) -> Verdict {
+    proved();
+    loop {
+        // Read `ended` first: a run that ended has published its last depth.
+        let ended = base.ended.load(Ordering::Acquire);
+        if base.cleared.load(Ordering::Acquire) >= k {
+            return Verdict::Safe(Proof::KInduction { k, simple_path });
+        }
+        if ended {
+            return Verdict::Unknown(format!(
+                "{k}-inductive, but the base case ended before depth {k}"
+            ));
+        }
+        if wait.expired() {
+            return Verdict::Unknown(interrupted_reason(wait));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sparse_step_depth;
+    use super::*;
+    use crate::engines::bmc;
+    use crate::sat::Backend;
+
+    /// Three latches in a row, the first fed 0, all reset to 0, bad when the
+    /// last is 1: 3-inductive and not 2-inductive (a state with the first
+    /// latch 1 is two good steps from bad).
+    fn shift_register() -> Aig {
+        crate::formats::aiger::read_bytes("shift.aag", b"aag 3 0 3 0 0 1\n2 0\n4 2\n6 4\n6\n")
+            .unwrap()
+            .to_aig()
+    }
+
+    fn options() -> KindOptions {
+        KindOptions {
+            limits: Limits {
+                max_depth: Some(20),
+                budget: Budget::with_timeout(Duration::from_secs(60)),
+                backend: Backend::Cadical,
+            },
+            simple_path: false,
+            sparse_steps: true,
+        }
+    }
+
+    #[test]
+    fn step_cases_prove_once_bmc_has_cleared_the_base_case() {
+        let aig = shift_register();
+        let options = options();
+        let base = SharedBase::default();
+        let mut calls = 0;
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                // A slow start, so that the step case waits for the depths.
+                std::thread::sleep(Duration::from_millis(50));
+                let _run = base.run();
+                let limits = Limits {
+                    max_depth: Some(4),
+                    ..options.limits.clone()
+                };
+                bmc::check_publishing(&aig, &limits, &base.cleared)
+            });
+            step_cases(&aig, &options, &base, &options.limits.budget, || calls += 1)
+        });
+        assert_eq!(calls, 1);
+        assert!(base.cleared.load(Ordering::Acquire) >= 3);
+        match outcome.verdict {
+            Verdict::Safe(Proof::KInduction { k, simple_path }) => {
+                assert_eq!((k, simple_path), (3, false))
+            }
+            other => panic!("expected a 3-induction proof, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn step_cases_withhold_the_proof_when_the_base_case_ends_short() {
+        let aig = shift_register();
+        let options = options();
+        let base = SharedBase::default();
+        base.cleared.store(2, Ordering::Release);
+        drop(base.run());
+        let outcome = step_cases(&aig, &options, &base, &options.limits.budget, || {});
+        match outcome.verdict {
+            Verdict::Unknown(reason) => assert!(reason.contains("base case ended"), "{reason}"),
+            other => panic!("expected unknown, got {other:?}"),
+        }
+    }
 
     #[test]
     fn the_sparse_schedule_grows_by_root_two() {
