@@ -130,3 +130,28 @@ fn samples_get_expected_verdicts_and_witnesses_replay() {
     let failures: Vec<String> = results.into_iter().filter_map(|(_, r)| r.err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `dspfilters_fastfir_second-p16` is 7-inductive while IC3 finds no
+/// invariant in 60 s: `auto` must prove it through the k-induction step
+/// cases that share BMC's base case (docs/ARCHITECTURE.md, session 39).
+/// The proof passes the independent k-induction checker before the verdict
+/// is printed. Measured: 4.5 s on an idle machine; the limit is generous.
+#[test]
+fn auto_proves_a_k_inductive_circuit_by_step_cases_on_bmcs_base_case() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("hwmcc-samples/wolf-2019C-dspfilters_fastfir_second-p16.aig");
+    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .args([
+            "check",
+            path.to_str().unwrap(),
+            "--json",
+            "--timeout",
+            "300",
+        ])
+        .output()
+        .unwrap();
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(20), "{json}");
+    assert!(json.contains("\"engine\": \"kind\""), "{json}");
+    assert!(json.contains("\"k\": 7,"), "{json}");
+}

@@ -121,9 +121,9 @@ pub enum EngineArg {
     Kind,
     /// IC3/PDR: finds counterexamples and proves with an inductive invariant.
     Ic3,
-    /// IC3 on one core; BMC and IC3 without CTGs in turns on the other;
-    /// the first verdict wins. Word-level models over Int or Real go to
-    /// the word-level engines.
+    /// IC3 on one core; BMC, IC3 without CTGs and the step cases of
+    /// k-induction in turns on the other; the first verdict wins.
+    /// Word-level models over Int or Real go to the word-level engines.
     Auto,
     /// Word-level BMC and k-induction on an SMT solver (`--smt`), proofs
     /// confirmed by another (BTOR2, VMT, DimSpec and C; not AIGER).

@@ -81,7 +81,8 @@ pub struct Request {
     pub budget: Budget,
     /// A proof should come with an invariant when an engine can give one
     /// (`--certificate`): the word-level portfolio then lets IC3+IA go on
-    /// after a k-induction proof whose depth is above 1.
+    /// after a k-induction proof whose depth is above 1, and `auto` on a
+    /// blasted word-level model runs no k-induction step cases.
     pub invariant_wanted: bool,
 }
 
@@ -250,6 +251,14 @@ pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, St
 /// its sorts allow, else (Int, Real) on the word-level engine. A trace is
 /// replayed on the terms of `ts`.
 pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
+    // A word-level certificate is an invariant: k-induction on the blasted
+    // circuit would give none, so `auto` leaves it out then.
+    check_word_with(ts, request, log, !request.invariant_wanted)
+}
+
+/// [`check_word`]; `step_cases`: whether `auto` on the blasted circuit runs
+/// k-induction's step cases.
+fn check_word_with(ts: &Ts, request: &Request, log: Log, step_cases: bool) -> Result<Run, String> {
     match request.engine {
         Engine::Smt => return check_smt(ts, request, log),
         Engine::Ic3ia => return check_ic3ia(ts, request, log),
@@ -278,7 +287,7 @@ pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
         ts.inputs.len(),
         ts.terms.len()
     ));
-    let mut run = check_circuit(&blasted.aig, request, log)?;
+    let mut run = check_circuit_with(&blasted.aig, request, log, step_cases)?;
     if let Answer::Unsafe {
         witness: Witness::Bit(trace),
         ..
@@ -702,7 +711,10 @@ pub fn check_program(
             return Ok(run);
         }
     }
-    check_word(ts, request, log)
+    // No k-induction step cases: a correctness witness (`--witness-out`)
+    // carries loop invariants, which k-induction does not give, and the C
+    // set was measured without them.
+    check_word_with(ts, request, log, false)
 }
 
 /// The proof of `ts` from an invariant of its relaxation, if one is found
@@ -1051,6 +1063,17 @@ fn prepare_options(request: &Request) -> PrepareOptions {
 /// engine, checks a proof on the SAT backend the engine did not use, and
 /// maps a trace back to `full` (not yet replayed on any file).
 pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, String> {
+    check_circuit_with(full, request, log, true)
+}
+
+/// [`check_circuit`]; `step_cases`: whether `auto` runs k-induction's step
+/// cases (their proofs have circuit certificates, not invariants).
+fn check_circuit_with(
+    full: &Aig,
+    request: &Request,
+    log: Log,
+    step_cases: bool,
+) -> Result<Run, String> {
     let props = &request.properties;
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
     let prepared = prepare(full, props, &prepare_options(request));
@@ -1085,7 +1108,7 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
         budget: request.budget.clone(),
         backend,
     };
-    let outcome = run_engine(request, reduced, &limits, ic3_backend);
+    let outcome = run_engine(request, reduced, &limits, ic3_backend, step_cases);
     let Outcome {
         verdict,
         engine,
@@ -1227,11 +1250,18 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     options
 }
 
-/// How long BMC and IC3 without CTGs each run before passing the shared
-/// core to the other (`auto` on circuits).
+/// How long each engine sharing the second core (BMC, IC3 without CTGs, the
+/// step cases of k-induction) runs before passing the core on (`auto` on
+/// circuits).
 const SHARED_CORE_SLICE: Duration = Duration::from_millis(500);
 
-fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backend) -> Outcome {
+fn run_engine(
+    request: &Request,
+    aig: &Aig,
+    limits: &Limits,
+    ic3_backend: Backend,
+    step_cases: bool,
+) -> Outcome {
     let ic3_options = ic3_options(Limits {
         backend: ic3_backend,
         ..limits.clone()
@@ -1270,42 +1300,51 @@ fn run_engine(request: &Request, aig: &Aig, limits: &Limits, ic3_backend: Backen
         }
         Engine::Auto => {
             // One core for IC3 as configured (CTGs: the stronger prover);
-            // the other shared, in turns, by BMC and IC3 without CTGs, which
+            // the other shared, in turns, by BMC, IC3 without CTGs, which
             // finds bugs that CTGs slow down (ABC's pdr and rIC3's IC3 run
-            // without them by default). See docs/ARCHITECTURE.md.
-            // (INVAR_AUTO_KIND: k-induction with sparse step cases instead
-            // of BMC, measured but not the default: it proves two dspfilters
-            // and loses a picorv32 bug; see docs/ARCHITECTURE.md.)
-            let turns = Turns::new(2, SHARED_CORE_SLICE);
-            let unroll_limits = Limits {
+            // without them by default), and the step cases of k-induction
+            // at sparse depths, whose base case is BMC's: k-induction
+            // proves circuits whose invariant IC3 does not find (dspfilters
+            // from SymbiYosys, HWMCC'19's k-induction wins). See
+            // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
+            // turns of session 37, for measurement.
+            let with_kind = step_cases && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
+            let turns = Turns::new(if with_kind { 3 } else { 2 }, SHARED_CORE_SLICE);
+            let bmc_limits = Limits {
                 budget: limits.budget.taking_turn(&turns, 0),
                 ..limits.clone()
             };
-            let kind_options = KindOptions {
-                limits: unroll_limits.clone(),
+            let step_options = KindOptions {
+                limits: Limits {
+                    budget: limits.budget.taking_turn(&turns, 2),
+                    ..limits.clone()
+                },
                 simple_path: false,
                 sparse_steps: true,
             };
-            let plain_bmc = std::env::var_os("INVAR_AUTO_KIND").is_none();
             let mut down = ic3_options.clone();
             down.generalization = ic3::Generalization::Down;
             down.limits.budget = limits.budget.taking_turn(&turns, 1);
+            let base = &kind::SharedBase::default();
             let turns = &turns;
-            let engines: Vec<EngineFn> = vec![
+            let mut engines: Vec<EngineFn> = vec![
                 Box::new(move |aig| ic3::check(aig, &ic3_options)),
                 Box::new(move |aig| {
                     let _seat = turns.seat(0);
-                    if plain_bmc {
-                        bmc::check(aig, &unroll_limits)
-                    } else {
-                        kind::check(aig, &kind_options)
-                    }
+                    let _run = base.run();
+                    bmc::check_publishing(aig, &bmc_limits, &base.cleared)
                 }),
                 Box::new(move |aig| {
                     let _seat = turns.seat(1);
                     ic3::check(aig, &down)
                 }),
             ];
+            if with_kind {
+                engines.push(Box::new(move |aig| {
+                    let seat = turns.seat(2);
+                    kind::step_cases(aig, &step_options, base, &limits.budget, || drop(seat))
+                }));
+            }
             portfolio::run(aig, &limits.budget, engines)
         }
     }
