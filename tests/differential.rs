@@ -166,7 +166,13 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             backend,
         };
 
-        let b = bmc::check(reduced, &limits);
+        // BMC, publishing the depths it clears: the base case of auto's
+        // split k-induction below.
+        let base = kind::SharedBase::default();
+        let b = {
+            let _run = base.run();
+            bmc::check_publishing(reduced, &limits, &base.cleared)
+        };
         // BMC whose every question runs out after one conflict, so that it
         // widens its window at once (`engines::bmc`).
         let windowed = bmc::check_with_first_limit(reduced, &limits, Some(1));
@@ -196,13 +202,8 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 sparse_steps: true,
             },
         );
-        // auto's split k-induction: a BMC run publishes the depths it
-        // clears, and step cases at sparse depths prove on that base case.
-        let base = kind::SharedBase::default();
-        {
-            let _run = base.run();
-            bmc::check_publishing(reduced, &limits, &base.cleared);
-        }
+        // auto's split k-induction: step cases at sparse depths prove on
+        // the base case BMC cleared above.
         let split = kind::step_cases(
             reduced,
             &KindOptions {
