@@ -67,6 +67,32 @@ fn ic3_proofs_yield_valid_certificates() {
 }
 
 #[test]
+fn interpolation_proofs_yield_valid_certificates() {
+    // Invariants of 328 and 225 gates (measured), besides the trivial ones
+    // of the small examples; a counterexample of aigerex-cnt1 is replayed.
+    for model in [
+        "formats/aiger/constraint.aag",
+        "formats/aiger/resets.aag",
+        "hwmcc-samples/ric3ex-fifo.aig",
+        "hwmcc-samples/hwmcc24gyhu-simple_MAC_no_stall.aig",
+    ] {
+        let model = root().join(model);
+        let m = model.to_str().unwrap();
+        let cert = tmp("itp.aig");
+        let args = ["check", m, "--engine", "itp", "--json", "--certificate"];
+        let o = invar(&[&args[..], &[cert.to_str().unwrap()]].concat());
+        assert_eq!(o.status.code(), Some(20), "{m}");
+        let json = String::from_utf8_lossy(&o.stdout);
+        assert!(json.contains("\"invariant_gates\""), "{json}");
+        let (code, out) = certify(&model, &cert);
+        assert_eq!(code, 0, "{m}: {out}");
+    }
+    let cnt = root().join("hwmcc-samples/aigerex-cnt1.aig");
+    let o = invar(&["check", cnt.to_str().unwrap(), "--engine", "itp"]);
+    assert_eq!(o.status.code(), Some(10));
+}
+
+#[test]
 fn kinduction_proofs_yield_valid_certificates() {
     // Proofs of depth 3, 10 and 24: the witness circuit holds a window of
     // k−1 past steps. That its check is no rubber stamp is tested in

@@ -10,7 +10,7 @@
 use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::{self, Ic3Options};
 use invar::engines::kind::KindOptions;
-use invar::engines::{bmc, kind, Limits, Proof, Verdict};
+use invar::engines::{bmc, itp, kind, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
 use invar::ir::trace::Trace;
@@ -129,6 +129,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     let mut windowed_longer = 0;
     let (mut kind_certificates, mut kind_shallower_rejected) = (0, 0);
     let mut split_proofs = 0;
+    let mut itp_proofs = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
     let env_count = |name: &str, default: u64| {
         (std::env::var(name).ok())
@@ -255,7 +256,10 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 ..Ic3Options::default()
             },
         );
+        // Interpolation, bounded like k-induction.
+        let interpolation = itp::check(reduced, &limits);
         let engines = [
+            &interpolation,
             &b,
             &windowed,
             &with_sp,
@@ -284,7 +288,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                             trace.len()
                         );
                         windowed_longer += usize::from(reached > len);
-                    } else if outcome.engine.starts_with("ic3") {
+                    } else if outcome.engine.starts_with("ic3") || outcome.engine == "itp" {
                         assert!(
                             len <= reached && reached <= trace.len(),
                             "case {case}: ic3 trace of {} steps, bad after {reached}, shortest {len}",
@@ -376,6 +380,18 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     certificate::check_witness(&full, &witness, backend, &Budget::unlimited())
                         .unwrap_or_else(|e| panic!("case {case}: certificate rejected: {e}"));
                 }
+                (Verdict::Safe(Proof::Circuit(inv)), None) => {
+                    // Checked as its witness circuit, on both backends.
+                    let inv = prepared.original_circuit_invariant(&full, inv);
+                    let witness = certificate::witness_from_circuit(&full, &bad, &inv);
+                    for checker in [backend, backend.other()] {
+                        certificate::check_witness(&full, &witness, checker, &Budget::unlimited())
+                            .unwrap_or_else(|e| {
+                                panic!("case {case}: interpolation's invariant rejected: {e}")
+                            });
+                    }
+                    itp_proofs += 1;
+                }
                 (Verdict::Unknown(_), Some(_)) => panic!(
                     "case {case}: {} missed a counterexample within the bound",
                     outcome.engine
@@ -446,6 +462,8 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         split_proofs >= 50,
         "split k-induction proofs {split_proofs}"
     );
+    // Interpolation proves too (its invariants checked above).
+    assert!(itp_proofs >= 50, "interpolation proofs {itp_proofs}");
     assert!(
         kind_certificates >= 50 && kind_shallower_rejected >= 5,
         "k-induction certificates {kind_certificates}, shallower rejected {kind_shallower_rejected}"
@@ -454,7 +472,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         "unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain}); \
          windowed bmc longer than the shortest {windowed_longer} times; \
          {kind_certificates} k-induction certificates, {kind_shallower_rejected} shallower ones rejected; \
-         {split_proofs} split k-induction proofs"
+         {split_proofs} split k-induction proofs, {itp_proofs} interpolation proofs"
     );
 }
 

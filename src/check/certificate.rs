@@ -28,6 +28,7 @@
 //! reset shorter than k, after which the base case does. The checks re-prove
 //! both cases in one query each, with a solver of their own.
 
+use crate::engines::CircuitInvariant;
 use crate::ir::aig::{map_lit, Aig, Lit, Node};
 use crate::sat::{self, Backend, SolveResult, Solver};
 use crate::util::budget::Budget;
@@ -45,6 +46,30 @@ pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, boo
     let bad = w.or(any_bad, !inv);
     w.bad = vec![bad];
     w
+}
+
+/// The witness circuit for an invariant given as a circuit over `model`'s
+/// latches (interpolation's), of the property "no `bad`".
+pub fn witness_from_circuit(model: &Aig, bad: &[Lit], inv: &CircuitInvariant) -> Aig {
+    let mut w = model.clone();
+    w.justice.clear();
+    w.fairness.clear();
+    let latches: Vec<Lit> = (w.latches.iter()).map(|l| Lit::new(l.var, false)).collect();
+    let holds = copy_circuit(&mut w, inv, &latches);
+    let any_bad = w.or_all(bad);
+    let bad = w.or(any_bad, !holds);
+    w.bad = vec![bad];
+    w
+}
+
+/// The literal of `inv`'s invariant in `w`, its inputs read as `inputs`.
+pub fn copy_circuit(w: &mut Aig, inv: &CircuitInvariant, inputs: &[Lit]) -> Lit {
+    let mut map = vec![Lit::FALSE; inv.circuit.num_nodes()];
+    for (i, &var) in inv.circuit.inputs.iter().enumerate() {
+        map[var.0 as usize] = inputs[i];
+    }
+    w.copy_ands(&inv.circuit, &mut map, |_| true);
+    map_lit(&map, inv.invariant)
 }
 
 /// Whether the state whose latches are `latches` lies outside every cube

@@ -121,6 +121,9 @@ pub enum EngineArg {
     Kind,
     /// IC3/PDR: finds counterexamples and proves with an inductive invariant.
     Ic3,
+    /// Interpolation (McMillan): finds counterexamples and proves with an
+    /// invariant circuit (circuits only).
+    Itp,
     /// IC3 on one core; BMC, IC3 without CTGs and the step cases of
     /// k-induction in turns on the other; the first verdict wins.
     /// Word-level models over Int or Real go to the word-level engines.

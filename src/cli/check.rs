@@ -101,6 +101,7 @@ pub(super) fn request(
             EngineArg::Bmc => Engine::Bmc,
             EngineArg::Kind => Engine::Kind,
             EngineArg::Ic3 => Engine::Ic3,
+            EngineArg::Itp => Engine::Itp,
             EngineArg::Smt => Engine::Smt,
             EngineArg::Ic3ia => Engine::Ic3ia,
             EngineArg::Ic3cfa => Engine::Ic3cfa,
@@ -407,6 +408,9 @@ pub(super) fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant
             Evidence::Invariant(cubes) => {
                 o.number("invariant_clauses", cubes.len());
             }
+            Evidence::Circuit(inv) => {
+                o.number("invariant_gates", inv.circuit.num_ands());
+            }
         }
         o.string("proof_checked_by", checker);
     }
@@ -469,6 +473,18 @@ pub(super) fn maybe_write_certificate(
         ) => {
             let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
             let witness = certificate::witness_from_kinduction(full, &bad, *k, lemmas);
+            write_witness_circuit(path, &witness, file, props)
+        }
+        (
+            Answer::Safe {
+                evidence: Evidence::Circuit(inv),
+                ..
+            },
+            Some(full),
+            None,
+        ) => {
+            let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+            let witness = certificate::witness_from_circuit(full, &bad, inv);
             write_witness_circuit(path, &witness, file, props)
         }
         (

@@ -10,6 +10,7 @@ pub mod explicit;
 pub mod ic3;
 pub mod ic3cfa;
 pub mod ic3ia;
+pub mod itp;
 pub mod kind;
 pub mod portfolio;
 
@@ -43,7 +44,28 @@ pub enum Proof {
     /// An inductive invariant: the conjunction of the negations of these
     /// cubes, each a list of (latch index, value) of the engine's circuit.
     Invariant(Vec<Vec<(usize, bool)>>),
+    /// An inductive invariant given as a circuit (interpolation).
+    Circuit(CircuitInvariant),
 }
+
+/// An inductive invariant as a circuit: `circuit`'s inputs are the latches
+/// of the engine's circuit, in order, and `invariant` holds in exactly the
+/// states of the invariant.
+#[derive(Clone, Debug)]
+pub struct CircuitInvariant {
+    /// Inputs (one per latch) and AND gates, nothing else.
+    pub circuit: crate::ir::aig::Aig,
+    /// The invariant's literal in `circuit`.
+    pub invariant: crate::ir::aig::Lit,
+}
+
+impl PartialEq for CircuitInvariant {
+    fn eq(&self, other: &Self) -> bool {
+        self.invariant == other.invariant && self.circuit.nodes() == other.circuit.nodes()
+    }
+}
+
+impl Eq for CircuitInvariant {}
 
 /// What a word-level engine that proves by invariants (IC3+IA, IC3CFA)
 /// concluded.

@@ -1,6 +1,7 @@
 //! The reduction pipeline in front of every engine: latch simplification,
 //! then the cone of influence of the selected properties, with one map back.
 
+use crate::engines::CircuitInvariant;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::coi::{cone_of_influence, Restore};
 use crate::ir::simplify::simplify_latches;
@@ -38,6 +39,32 @@ impl Prepared {
             })
             .chain(self.facts.iter().cloned())
             .collect()
+    }
+}
+
+impl Prepared {
+    /// A circuit invariant of the reduced circuit as one of the original
+    /// `full`: latches mapped back, conjoined with the facts.
+    pub fn original_circuit_invariant(
+        &self,
+        full: &Aig,
+        inv: &CircuitInvariant,
+    ) -> CircuitInvariant {
+        let mut circuit = Aig::new();
+        let inputs: Vec<Lit> = full.latches.iter().map(|_| circuit.add_input()).collect();
+        let reduced: Vec<Lit> = (self.restore.latches.iter()).map(|&l| inputs[l]).collect();
+        let mut holds = crate::check::certificate::copy_circuit(&mut circuit, inv, &reduced);
+        for cube in &self.facts {
+            let mut inside = Lit::TRUE;
+            for &(l, v) in cube {
+                inside = circuit.and(inside, inputs[l].xor(!v));
+            }
+            holds = circuit.and(holds, !inside);
+        }
+        CircuitInvariant {
+            circuit,
+            invariant: holds,
+        }
     }
 }
 

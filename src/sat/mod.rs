@@ -9,6 +9,7 @@ mod cadical;
 pub mod core;
 #[cfg(feature = "minisat")]
 mod minisat;
+pub mod proof;
 pub mod tseitin;
 
 use crate::util::budget::Budget;

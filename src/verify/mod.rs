@@ -12,11 +12,12 @@
 
 use crate::bitblast::bitblast;
 use crate::cfront::types::CType;
-use crate::check::{invariant, kinduction, replay, smt_proof, word};
+use crate::check::{certificate, invariant, kinduction, replay, smt_proof, word};
 use crate::engines::explicit;
 use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::ic3cfa;
 use crate::engines::ic3ia;
+use crate::engines::itp;
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{
@@ -48,6 +49,8 @@ pub enum Engine {
     Kind,
     /// IC3/PDR.
     Ic3,
+    /// Interpolation (circuits only).
+    Itp,
     /// Word-level BMC and k-induction on the SMT layer.
     Smt,
     /// IC3 with implicit predicate abstraction on the SMT layer.
@@ -109,6 +112,9 @@ pub enum Evidence {
     /// An inductive invariant of the circuit in [`Run::circuit`]: the
     /// negations of these cubes over its latch positions.
     Invariant(Vec<Vec<(usize, bool)>>),
+    /// An inductive invariant of the circuit in [`Run::circuit`] given as a
+    /// circuit over its latches (interpolation), facts included.
+    Circuit(crate::engines::CircuitInvariant),
     /// k-induction on the circuit.
     KInduction {
         /// Depth.
@@ -1147,6 +1153,14 @@ fn check_circuit_with(
                     simple_path,
                     lemmas: prepared.facts.clone(),
                 }),
+                Proof::Circuit(inv) => {
+                    // Over the original latches, checked as its witness
+                    // circuit (Certifaiger's checks, with their own encoding).
+                    let inv = prepared.original_circuit_invariant(full, &inv);
+                    let witness = certificate::witness_from_circuit(full, &bad, &inv);
+                    certificate::check_witness(full, &witness, checker, &check_budget)
+                        .map(|()| Evidence::Circuit(inv))
+                }
                 Proof::Invariant(cubes) => {
                     // The invariant over the original latch positions.
                     let cubes = prepared.original_invariant(&cubes);
@@ -1190,6 +1204,10 @@ fn check_circuit_with(
 pub fn describe(evidence: &Evidence) -> String {
     match evidence {
         Evidence::Invariant(cubes) => format!("inductive invariant of {} clauses", cubes.len()),
+        Evidence::Circuit(inv) => format!(
+            "inductive invariant of {} gates (interpolation)",
+            inv.circuit.num_ands()
+        ),
         Evidence::KInduction { k, simple_path, .. } => {
             let how = if *simple_path { " (simple path)" } else { "" };
             format!("{k}-induction proof{how}")
@@ -1268,6 +1286,7 @@ fn run_engine(
     });
     match request.engine {
         Engine::Bmc => bmc::check(aig, limits),
+        Engine::Itp => itp::check(aig, limits),
         Engine::Kind => kind::check(
             aig,
             &KindOptions {
