@@ -142,7 +142,8 @@ fn inductive(
     let mut solver = ProofSolver::new();
     let mut enc = CircuitEncoder::new(&mut solver, Part::A);
     let state: Vec<Lit> = aig.latches.iter().map(|_| solver.new_var()).collect();
-    let (nodes, _) = frame(aig, &mut solver, &enc, &state);
+    let all = vec![true; aig.num_nodes()];
+    let (nodes, _) = frame(aig, &mut solver, &enc, &state, &all);
     for &c in &aig.constraints {
         solver.add_clause(&[lit(&nodes, c)], Part::A);
     }
@@ -239,11 +240,35 @@ struct Query {
 
 impl Query {
     fn new(aig: &Aig, inv: &Aig, reached: aig::Lit, k: usize) -> Query {
+        // Each frame encodes only the cone of what the frames after it read
+        // (ABC's unrolling does the same): fewer variables, and fewer shared
+        // ones, so smaller proofs and interpolants.
+        let mut roots: Vec<aig::Lit> = aig.constraints.clone();
+        roots.push(aig.bad[0]);
+        let mut masks = vec![Vec::new(); k + 1];
+        let mut after: Option<&Vec<bool>> = None;
+        let reads = |mask: Option<&Vec<bool>>, base: &[aig::Lit]| {
+            let mut r = base.to_vec();
+            if let Some(m) = mask {
+                r.extend((aig.latches.iter()).filter(|l| m[l.var.0 as usize]).map(|l| l.next));
+            }
+            cone(aig, &r)
+        };
+        for j in (1..=k).rev() {
+            masks[j] = reads(after, &roots);
+            after = Some(&masks[j]);
+        }
+        let base0: Vec<aig::Lit> = match k {
+            0 => roots.clone(),
+            _ => aig.constraints.clone(),
+        };
+        masks[0] = reads(after, &base0);
+
         let mut solver = ProofSolver::new();
         let mut a = CircuitEncoder::new(&mut solver, Part::A);
         let b = CircuitEncoder::new(&mut solver, Part::B);
         let state0: Vec<Lit> = aig.latches.iter().map(|_| solver.new_var()).collect();
-        let (nodes0, inputs0) = frame(aig, &mut solver, &a, &state0);
+        let (nodes0, inputs0) = frame(aig, &mut solver, &a, &state0, &masks[0]);
         let r = a.encode(&mut solver, inv, reached, &state0);
         solver.add_clause(&[r], Part::A);
         for &c in &aig.constraints {
@@ -256,14 +281,19 @@ impl Query {
             inputs: vec![inputs0],
             bad: Vec::new(),
         };
-        let bad0 = lit(&nodes0, aig.bad[0]);
         if k == 0 {
+            let bad0 = lit(&nodes0, aig.bad[0]);
             query.solver.add_clause(&[bad0], Part::A);
             return query;
         }
-        // Frame 1's latches: fresh variables defined in A, read by B.
+        // Frame 1's latches that it reads: fresh variables defined in A,
+        // read by B, the only shared ones.
         let solver = &mut query.solver;
         for latch in &aig.latches {
+            if !masks[1][latch.var.0 as usize] {
+                query.state1.push(!b.tru);
+                continue;
+            }
             let s = solver.new_var();
             let next = lit(&nodes0, latch.next);
             solver.add_clause(&[!s, next], Part::A);
@@ -272,8 +302,8 @@ impl Query {
         }
         let mut state = query.state1.clone();
         let mut ok = b.tru;
-        for _ in 1..=k {
-            let (nodes, inputs) = frame(aig, solver, &b, &state);
+        for mask in &masks[1..] {
+            let (nodes, inputs) = frame(aig, solver, &b, &state, mask);
             for &c in &aig.constraints {
                 ok = b.and(solver, ok, lit(&nodes, c));
             }
@@ -324,17 +354,17 @@ fn frame(
     solver: &mut ProofSolver,
     enc: &CircuitEncoder,
     state: &[Lit],
+    needed: &[bool],
 ) -> (Vec<Lit>, Vec<Lit>) {
     let mut nodes = Vec::with_capacity(aig.num_nodes());
     let mut inputs = Vec::with_capacity(aig.inputs.len());
-    for node in aig.nodes() {
+    for (v, node) in aig.nodes().iter().enumerate() {
+        // Nodes outside the cone are never read; an input outside it may
+        // take any value in a trace, false here.
         let l = match *node {
+            _ if !needed[v] => !enc.tru,
             Node::False => !enc.tru,
-            Node::Input(_) => {
-                let x = solver.new_var();
-                inputs.push(x);
-                x
-            }
+            Node::Input(_) => solver.new_var(),
             Node::Latch(i) => state[i as usize],
             Node::And(a, b) => {
                 let x = nodes_lit(&nodes, a);
@@ -342,9 +372,28 @@ fn frame(
                 enc.and(solver, x, y)
             }
         };
+        if let Node::Input(_) = node {
+            inputs.push(l);
+        }
         nodes.push(l);
     }
     (nodes, inputs)
+}
+
+/// The nodes in the cone of `roots` (through AND gates; latches are
+/// leaves).
+fn cone(aig: &Aig, roots: &[aig::Lit]) -> Vec<bool> {
+    let mut needed = vec![false; aig.num_nodes()];
+    for r in roots {
+        needed[r.var().0 as usize] = true;
+    }
+    for v in (0..aig.num_nodes()).rev() {
+        if let (true, Node::And(a, b)) = (needed[v], aig.nodes()[v]) {
+            needed[a.var().0 as usize] = true;
+            needed[b.var().0 as usize] = true;
+        }
+    }
+    needed
 }
 
 fn nodes_lit(nodes: &[Lit], l: aig::Lit) -> Lit {
