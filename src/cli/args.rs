@@ -122,7 +122,7 @@ pub enum EngineArg {
     /// IC3/PDR: finds counterexamples and proves with an inductive invariant.
     Ic3,
     /// Interpolation (McMillan): finds counterexamples and proves with an
-    /// invariant circuit (circuits only).
+    /// invariant circuit (on circuits and bit-blasted word-level models).
     Itp,
     /// IC3 on one core; BMC, IC3 without CTGs and the step cases of
     /// k-induction in turns on the other; the first verdict wins.
