@@ -250,7 +250,11 @@ impl Query {
         let reads = |mask: Option<&Vec<bool>>, base: &[aig::Lit]| {
             let mut r = base.to_vec();
             if let Some(m) = mask {
-                r.extend((aig.latches.iter()).filter(|l| m[l.var.0 as usize]).map(|l| l.next));
+                r.extend(
+                    (aig.latches.iter())
+                        .filter(|l| m[l.var.0 as usize])
+                        .map(|l| l.next),
+                );
             }
             cone(aig, &r)
         };
