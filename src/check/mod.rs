@@ -4,7 +4,7 @@
 //! word-level proofs of the SMT engine are re-asked of another solver.
 
 pub mod certificate;
-mod encode;
+pub(crate) mod encode;
 pub mod invariant;
 pub mod kinduction;
 pub mod replay;

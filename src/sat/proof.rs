@@ -590,8 +590,8 @@ fn luby(i: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::aig::Node;
-    use crate::sat::{Backend, Solver};
+    use crate::check::encode::Frames;
+    use crate::sat::Backend;
 
     /// A small xorshift generator (fixed seeds).
     struct Rng(u64);
@@ -611,32 +611,6 @@ mod tests {
     fn luby_sequence() {
         let seq: Vec<u64> = (0..15).map(luby).collect();
         assert_eq!(seq, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
-
-    /// Encodes `lit` of `aig` (inputs = solver variables `inputs`) into
-    /// `solver`; the literal for it.
-    fn encode(aig: &Aig, lit: aig::Lit, inputs: &[Lit], solver: &mut dyn Solver) -> Lit {
-        let tru = solver.new_var();
-        solver.add_clause(&[tru]);
-        let mut lits: Vec<Lit> = Vec::new();
-        for node in aig.nodes() {
-            let l = match *node {
-                Node::False => !tru,
-                Node::Input(i) => inputs[i as usize],
-                Node::Latch(_) => unreachable!(),
-                Node::And(a, b) => {
-                    let x = lits[a.var().0 as usize].xor(a.is_negated());
-                    let y = lits[b.var().0 as usize].xor(b.is_negated());
-                    let g = solver.new_var();
-                    solver.add_clause(&[!g, x]);
-                    solver.add_clause(&[!g, y]);
-                    solver.add_clause(&[g, !x, !y]);
-                    g
-                }
-            };
-            lits.push(l);
-        }
-        lits[lit.var().0 as usize].xor(lit.is_negated())
     }
 
     /// Random 3-CNF split in two parts that share a few variables; every
@@ -709,21 +683,28 @@ mod tests {
                 inputs[v as usize]
             });
             for (side, negate) in [(Part::A, true), (Part::B, false)] {
-                // A ∧ ¬I and B ∧ I must both be unsatisfiable.
-                let mut check = Backend::Cadical.create(Budget::unlimited());
-                let vars: Vec<Lit> = (0..=n).map(|_| check.new_var()).collect();
-                for (c, p) in parts.iter().filter(|(_, p)| *p == side) {
-                    let _ = p;
-                    let mapped: Vec<Lit> = c
-                        .iter()
-                        .map(|l| vars[l.var() as usize].xor(l.is_negative()))
-                        .collect();
-                    check.add_clause(&mapped);
+                // A ∧ ¬I and B ∧ I must both be unsatisfiable: the
+                // checkers' own encoding of I (`check::encode`), the
+                // clauses over its inputs, on CaDiCaL.
+                let mut check =
+                    Frames::new(&itp_aig, Backend::Cadical, &Budget::unlimited(), false);
+                check.push_frame(false);
+                let var = |v: u32| check.lit(aig::Lit::new(itp_aig.inputs[v as usize], false), 0);
+                let mapped: Vec<Vec<Lit>> = (parts.iter())
+                    .filter(|(_, p)| *p == side)
+                    .map(|(c, _)| {
+                        c.iter()
+                            .map(|l| var(l.var()).xor(l.is_negative()))
+                            .collect()
+                    })
+                    .collect();
+                let i = check.lit(itp, 0);
+                for clause in &mapped {
+                    check.solver.add_clause(clause);
                 }
-                let i = encode(&itp_aig, itp, &vars, check.as_mut());
-                check.add_clause(&[i.xor(negate)]);
+                check.solver.add_clause(&[i.xor(negate)]);
                 assert_eq!(
-                    check.solve(&[]),
+                    check.solver.solve(&[]),
                     SolveResult::Unsat,
                     "round {round}, {side:?}"
                 );
