@@ -371,8 +371,8 @@ fn frame(
             Node::Input(_) => solver.new_var(),
             Node::Latch(i) => state[i as usize],
             Node::And(a, b) => {
-                let x = nodes_lit(&nodes, a);
-                let y = nodes_lit(&nodes, b);
+                let x = lit(&nodes, a);
+                let y = lit(&nodes, b);
                 enc.and(solver, x, y)
             }
         };
@@ -400,10 +400,7 @@ fn cone(aig: &Aig, roots: &[aig::Lit]) -> Vec<bool> {
     needed
 }
 
-fn nodes_lit(nodes: &[Lit], l: aig::Lit) -> Lit {
-    nodes[l.var().0 as usize].xor(l.is_negated())
-}
-
+/// The literal of `l` in a frame whose node literals are `nodes`.
 fn lit(nodes: &[Lit], l: aig::Lit) -> Lit {
-    nodes_lit(nodes, l)
+    nodes[l.var().0 as usize].xor(l.is_negated())
 }
