@@ -93,6 +93,29 @@ fn interpolation_proofs_yield_valid_certificates() {
 }
 
 #[test]
+fn signal_correspondence_proofs_yield_valid_certificates() {
+    // Industrial circuits that signal correspondence reduces to nothing:
+    // invariants of 842, 3,069 and 3,783 gates (measured), equalities
+    // between gates that read the current inputs too.
+    for name in ["cal3", "cal26", "cal78"] {
+        let model = root().join(format!("hwmcc-samples/goel-industry-{name}-{name}.aig"));
+        let m = model.to_str().unwrap();
+        let cert = tmp(&format!("scorr-{name}.aig"));
+        let args = ["check", m, "--engine", "scorr", "--json", "--certificate"];
+        let o = invar(&[&args[..], &[cert.to_str().unwrap()]].concat());
+        assert_eq!(o.status.code(), Some(20), "{m}");
+        let json = String::from_utf8_lossy(&o.stdout);
+        assert!(json.contains("\"invariant_gates\""), "{json}");
+        let (code, out) = certify(&model, &cert);
+        assert_eq!(code, 0, "{m}: {out}");
+    }
+    // It never claims a counterexample.
+    let cnt = root().join("hwmcc-samples/aigerex-cnt1.aig");
+    let o = invar(&["check", cnt.to_str().unwrap(), "--engine", "scorr"]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
 fn kinduction_proofs_yield_valid_certificates() {
     // Proofs of depth 3, 10 and 24: the witness circuit holds a window of
     // k−1 past steps. That its check is no rubber stamp is tested in

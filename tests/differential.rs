@@ -10,7 +10,7 @@
 use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::{self, Ic3Options};
 use invar::engines::kind::KindOptions;
-use invar::engines::{bmc, itp, kind, Limits, Proof, Verdict};
+use invar::engines::{bmc, itp, kind, scorr, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
 use invar::ir::trace::Trace;
@@ -130,6 +130,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     let (mut kind_certificates, mut kind_shallower_rejected) = (0, 0);
     let mut split_proofs = 0;
     let mut itp_proofs = 0;
+    let mut scorr_proofs = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
     let env_count = |name: &str, default: u64| {
         (std::env::var(name).ok())
@@ -258,8 +259,11 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         );
         // Interpolation, bounded like k-induction.
         let interpolation = itp::check(reduced, &limits);
+        // Signal correspondence (proves or gives up; no constraints).
+        let correspondence = scorr::check(reduced, &limits);
         let engines = [
             &interpolation,
+            &correspondence,
             &b,
             &windowed,
             &with_sp,
@@ -387,11 +391,17 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     for checker in [backend, backend.other()] {
                         certificate::check_witness(&full, &witness, checker, &Budget::unlimited())
                             .unwrap_or_else(|e| {
-                                panic!("case {case}: interpolation's invariant rejected: {e}")
+                                panic!("case {case}: {}'s invariant rejected: {e}", outcome.engine)
                             });
                     }
-                    itp_proofs += 1;
+                    if outcome.engine == "scorr" {
+                        scorr_proofs += 1;
+                    } else {
+                        itp_proofs += 1;
+                    }
                 }
+                // Signal correspondence only proves.
+                (Verdict::Unknown(_), Some(_)) if outcome.engine == "scorr" => {}
                 (Verdict::Unknown(_), Some(_)) => panic!(
                     "case {case}: {} missed a counterexample within the bound",
                     outcome.engine
@@ -465,6 +475,10 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     // Interpolation proves too (its invariants checked above).
     assert!(itp_proofs >= 50, "interpolation proofs {itp_proofs}");
     assert!(
+        scorr_proofs >= 10,
+        "signal correspondence proofs {scorr_proofs}"
+    );
+    assert!(
         kind_certificates >= 50 && kind_shallower_rejected >= 5,
         "k-induction certificates {kind_certificates}, shallower rejected {kind_shallower_rejected}"
     );
@@ -472,7 +486,8 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         "unsafe {unsafe_cases}, safe {proved} (plain k-induction proved {proved_plain}); \
          windowed bmc longer than the shortest {windowed_longer} times; \
          {kind_certificates} k-induction certificates, {kind_shallower_rejected} shallower ones rejected; \
-         {split_proofs} split k-induction proofs, {itp_proofs} interpolation proofs"
+         {split_proofs} split k-induction proofs, {itp_proofs} interpolation proofs, \
+         {scorr_proofs} signal correspondence proofs"
     );
 }
 

@@ -49,20 +49,25 @@ pub fn witness_from_invariant(model: &Aig, bad: &[Lit], cubes: &[Vec<(usize, boo
 }
 
 /// The witness circuit for an invariant given as a circuit over `model`'s
-/// latches (interpolation's), of the property "no `bad`".
+/// latches and inputs (interpolation's, signal correspondence's), of the
+/// property "no `bad`".
 pub fn witness_from_circuit(model: &Aig, bad: &[Lit], inv: &CircuitInvariant) -> Aig {
     let mut w = model.clone();
     w.justice.clear();
     w.fairness.clear();
-    let latches: Vec<Lit> = (w.latches.iter()).map(|l| Lit::new(l.var, false)).collect();
-    let holds = copy_circuit(&mut w, inv, &latches);
+    let leaves: Vec<Lit> = (w.latches.iter().map(|l| l.var))
+        .chain(w.inputs.iter().copied())
+        .map(|v| Lit::new(v, false))
+        .collect();
+    let holds = copy_circuit(&mut w, inv, &leaves);
     let any_bad = w.or_all(bad);
     let bad = w.or(any_bad, !holds);
     w.bad = vec![bad];
     w
 }
 
-/// The literal of `inv`'s invariant in `w`, its inputs read as `inputs`.
+/// The literal of `inv`'s invariant in `w`, its inputs read as the first of
+/// `inputs` (the latches, then the inputs, of the circuit it is about).
 pub fn copy_circuit(w: &mut Aig, inv: &CircuitInvariant, inputs: &[Lit]) -> Lit {
     let mut map = vec![Lit::FALSE; inv.circuit.num_nodes()];
     for (i, &var) in inv.circuit.inputs.iter().enumerate() {
@@ -346,7 +351,7 @@ pub fn check_witness(
     }
     let shared = model.latches.len();
     // Each check: build, then ask whether its negation is satisfiable.
-    let checks: [(&str, &CheckBuilder); 5] = [
+    let checks: [(&str, &CheckBuilder); 3] = [
         ("reset", &|s, g| {
             let (m, w) = pair(s, model, witness, g);
             let (rm, cm) = (m.reset(s, shared), m.constraints(s, 0));
@@ -377,8 +382,12 @@ pub fn check_witness(
             );
             let mut agree = vec![cw1];
             for (latch, &n) in witness.latches.iter().zip(&next) {
-                let e = equal(s, w.lit(latch.next, 0), n);
-                agree.push(e);
+                // The same literal (the witness copies the model's next
+                // state) agrees without a question to the solver.
+                let x = w.lit(latch.next, 0);
+                if x != n {
+                    agree.push(equal(s, x, n));
+                }
             }
             let all = s.new_var();
             let mut clause = vec![all];
@@ -395,21 +404,6 @@ pub fn check_witness(
             let (cm, cw) = (m.constraints(s, 0), w.constraints(s, 0));
             vec![cm, cw, m.bad(0, tru), !w.bad(0, tru)]
         }),
-        ("base", &|s, g| {
-            let tru = g.tru;
-            let w = single(s, witness, g);
-            let (r, c) = (w.reset(s, witness.latches.len()), w.constraints(s, 0));
-            vec![r, c, w.bad(0, tru)]
-        }),
-        ("step", &|s, g| {
-            let tru = g.tru;
-            let mut w = single(s, witness, g);
-            let ins1: Vec<sat::Lit> = (0..witness.inputs.len()).map(|_| s.new_var()).collect();
-            let next: Vec<sat::Lit> = (witness.latches.iter()).map(|l| w.lit(l.next, 0)).collect();
-            w.frame(s, g, &ins1, &next);
-            let (c0, c1) = (w.constraints(s, 0), w.constraints(s, 1));
-            vec![!w.bad(0, tru), c0, c1, w.bad(1, tru)]
-        }),
     ];
     for (name, build) in checks {
         let mut solver = backend.create(budget.clone());
@@ -423,7 +417,235 @@ pub fn check_witness(
             SolveResult::Interrupted => return Err(format!("the {name} check ran out of time")),
         }
     }
+    check_inductive(witness, backend, budget)
+}
+
+/// The base and step checks: R_W ∧ C_W ⇒ P_W and P_W0 ∧ T_W ∧ C_W0 ∧
+/// C_W1 ⇒ P_W1. P_W is split into its conjuncts (its tree of AND gates),
+/// proved one at a time in the order of their nodes; each proved one is
+/// kept for the next (the consequent proved by steps, p_1, then p_2 given
+/// p_1, …). A conjunct that says two literals are equal (an XNOR) is used
+/// as such: once proved, the later encoding reads the higher node as the
+/// lower one, and in frame 0 of the step, where P_W is assumed, every such
+/// node reads its partner, with its own gate constrained equal to it. An
+/// invariant of thousands of equalities between gates (signal
+/// correspondence) then costs a SAT call per equality that is not
+/// structural, where one query over all of it makes the solver
+/// rediscover every lower equality alone.
+fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(), String> {
+    let holds = witness.bad.first().map_or(Lit::TRUE, |&b| !b);
+    let parts: Vec<(Lit, Option<(Lit, Lit)>)> = (conjuncts(witness, holds).into_iter())
+        .map(|p| (p, equality(witness, p)))
+        .collect();
+    for name in ["base", "step"] {
+        let mut solver = backend.create(budget.clone());
+        let s = solver.as_mut();
+        let tru = s.new_var();
+        s.add_clause(&[tru]);
+        let g = &mut Gates::new(tru);
+        let inputs: Vec<sat::Lit> = witness.inputs.iter().map(|_| s.new_var()).collect();
+        let mut frame = if name == "base" {
+            let latches = (witness.latches.iter())
+                .map(|l| l.init.map_or_else(|| s.new_var(), |v| tru.xor(!v)))
+                .collect();
+            Lazy::new(witness, inputs, latches)
+        } else {
+            // Frame 0, all of it, with P_W assumed.
+            let latches = witness.latches.iter().map(|_| s.new_var()).collect();
+            let mut zero = Lazy::new(witness, inputs, latches);
+            // Every merge before any encoding, then the other conjuncts.
+            let unmerged: Vec<Lit> = (parts.iter())
+                .filter(|&&(_, eq)| !eq.is_some_and(|(a, b)| zero.merge(a, b)))
+                .map(|&(p, _)| p)
+                .collect();
+            for p in unmerged {
+                let l = zero.lit(s, g, p);
+                s.add_clause(&[l]);
+            }
+            for v in 0..witness.num_nodes() {
+                zero.lit(s, g, Lit::new(crate::ir::aig::Var(v as u32), false));
+            }
+            // A merged gate's own function equals what it reads.
+            let merged: Vec<(u32, Lit)> = zero.subst.iter().map(|(&v, &t)| (v, t)).collect();
+            for (v, t) in merged {
+                if let Node::And(a, b) = witness.node(crate::ir::aig::Var(v)) {
+                    let (x, y) = (zero.lit(s, g, a), zero.lit(s, g, b));
+                    let own = g.and(s, x, y);
+                    let to = zero.lit(s, g, t);
+                    if own != to {
+                        s.add_clause(&[!own, to]);
+                        s.add_clause(&[own, !to]);
+                    }
+                }
+            }
+            let next: Vec<sat::Lit> = (witness.latches.iter())
+                .map(|l| zero.lit(s, g, l.next))
+                .collect();
+            let c0 = zero.lits_of(s, g, &witness.constraints);
+            for c in c0 {
+                s.add_clause(&[c]);
+            }
+            let inputs1 = witness.inputs.iter().map(|_| s.new_var()).collect();
+            Lazy::new(witness, inputs1, next)
+        };
+        for c in frame.lits_of(s, g, &witness.constraints) {
+            s.add_clause(&[c]);
+        }
+        for &(p, eq) in &parts {
+            if budget.expired() {
+                return Err(format!("the {name} check ran out of time"));
+            }
+            let (x, y) = match eq {
+                Some((a, b)) => (frame.lit(s, g, a), frame.lit(s, g, b)),
+                None => (frame.lit(s, g, p), tru),
+            };
+            for query in [[x, !y], [!x, y]] {
+                if x == y {
+                    break;
+                }
+                match s.solve(&query) {
+                    SolveResult::Unsat => {}
+                    SolveResult::Sat => return Err(format!("the {name} check fails")),
+                    SolveResult::Interrupted => {
+                        return Err(format!("the {name} check ran out of time"))
+                    }
+                }
+            }
+            if x != y {
+                s.add_clause(&[!x, y]);
+                s.add_clause(&[x, !y]);
+            }
+            if let Some((a, b)) = eq {
+                // Proved equal: the higher node reads the lower from now
+                // on (what already reads it is tied by the clauses above).
+                let (hi, lo) = if a.var() > b.var() { (a, b) } else { (b, a) };
+                let l = frame.lit(s, g, lo).xor(hi.is_negated());
+                frame.lits[hi.var().0 as usize] = Some(l);
+            }
+        }
+    }
     Ok(())
+}
+
+/// The two sides of `p` if it says that two literals are equal: the
+/// complement of an XOR, `¬(¬(a ∧ b) ∧ ¬(¬a ∧ ¬b))`.
+fn equality(aig: &Aig, p: Lit) -> Option<(Lit, Lit)> {
+    let Node::And(x, y) = aig.node(p.var()) else {
+        return None;
+    };
+    let (Node::And(a, b), Node::And(c, d)) = (aig.node(x.var()), aig.node(y.var())) else {
+        return None;
+    };
+    let both_negated = p.is_negated() && x.is_negated() && y.is_negated();
+    let opposite = (c == !a && d == !b) || (c == !b && d == !a);
+    (both_negated && opposite && a.var() != b.var()).then_some((a, b))
+}
+
+/// One frame of a circuit in a solver, encoded on demand; a node in
+/// `subst` reads a literal of a lower node instead of its own gate.
+struct Lazy<'a> {
+    aig: &'a Aig,
+    inputs: Vec<sat::Lit>,
+    latches: Vec<sat::Lit>,
+    lits: Vec<Option<sat::Lit>>,
+    subst: HashMap<u32, Lit>,
+}
+
+impl<'a> Lazy<'a> {
+    fn new(aig: &'a Aig, inputs: Vec<sat::Lit>, latches: Vec<sat::Lit>) -> Lazy<'a> {
+        Lazy {
+            aig,
+            inputs,
+            latches,
+            lits: vec![None; aig.num_nodes()],
+            subst: HashMap::new(),
+        }
+    }
+
+    /// Makes the higher node of `a = b` read the lower, if it has not been
+    /// encoded or merged yet; whether it did.
+    fn merge(&mut self, a: Lit, b: Lit) -> bool {
+        let (hi, lo) = if a.var() > b.var() { (a, b) } else { (b, a) };
+        let v = hi.var().0;
+        if self.lits[v as usize].is_some() || self.subst.contains_key(&v) {
+            return false;
+        }
+        self.subst.insert(v, lo.xor(hi.is_negated()));
+        true
+    }
+
+    fn lits_of(&mut self, s: &mut dyn Solver, g: &mut Gates, ls: &[Lit]) -> Vec<sat::Lit> {
+        ls.iter().map(|&l| self.lit(s, g, l)).collect()
+    }
+
+    fn lit(&mut self, s: &mut dyn Solver, g: &mut Gates, l: Lit) -> sat::Lit {
+        let mut stack = vec![l.var().0 as usize];
+        while let Some(&v) = stack.last() {
+            if self.lits[v].is_some() {
+                stack.pop();
+                continue;
+            }
+            if let Some(&t) = self.subst.get(&(v as u32)) {
+                match self.lits[t.var().0 as usize] {
+                    Some(x) => {
+                        self.lits[v] = Some(x.xor(t.is_negated()));
+                        stack.pop();
+                    }
+                    None => stack.push(t.var().0 as usize),
+                }
+                continue;
+            }
+            let x = match self.aig.nodes()[v] {
+                Node::False => !g.tru,
+                Node::Input(i) => self.inputs[i as usize],
+                Node::Latch(i) => self.latches[i as usize],
+                Node::And(a, b) => {
+                    let (va, vb) = (a.var().0 as usize, b.var().0 as usize);
+                    match (self.lits[va], self.lits[vb]) {
+                        (Some(x), Some(y)) => {
+                            g.and(s, x.xor(a.is_negated()), y.xor(b.is_negated()))
+                        }
+                        (x, y) => {
+                            if x.is_none() {
+                                stack.push(va);
+                            }
+                            if y.is_none() {
+                                stack.push(vb);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            self.lits[v] = Some(x);
+            stack.pop();
+        }
+        self.lits[l.var().0 as usize]
+            .expect("encoded")
+            .xor(l.is_negated())
+    }
+}
+
+/// The literals whose conjunction is `root` by its tree of (unnegated)
+/// AND gates, in the order of their nodes.
+fn conjuncts(aig: &Aig, root: Lit) -> Vec<Lit> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![root];
+    while let Some(l) = stack.pop() {
+        if !seen.insert(l) {
+            continue;
+        }
+        match aig.node(l.var()) {
+            Node::And(a, b) if !l.is_negated() => {
+                stack.push(a);
+                stack.push(b);
+            }
+            _ => out.push(l),
+        }
+    }
+    out.sort_unstable_by_key(|l| l.0);
+    out
 }
 
 /// Frame 0 of model and witness over shared inputs and latches.
@@ -446,13 +668,4 @@ fn pair<'a>(
     m.frame(s, gates, &ins, &ls);
     w.frame(s, gates, &ins, &ls);
     (m, w)
-}
-
-fn single<'a>(s: &mut dyn Solver, witness: &'a Aig, gates: &mut Gates) -> Copy<'a> {
-    let mut w = Copy {
-        aig: witness,
-        frames: Vec::new(),
-    };
-    w.frame(s, gates, &[], &[]);
-    w
 }

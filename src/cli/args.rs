@@ -124,6 +124,10 @@ pub enum EngineArg {
     /// Interpolation (McMillan): finds counterexamples and proves with an
     /// invariant circuit (on circuits and bit-blasted word-level models).
     Itp,
+    /// Signal correspondence: proves when the latch and gate equalities
+    /// that hold inductively together make the property constant (on
+    /// circuits without invariant constraints); never finds counterexamples.
+    Scorr,
     /// IC3 on one core; BMC, IC3 without CTGs and the step cases of
     /// k-induction in turns on the other; the first verdict wins.
     /// Word-level models over Int or Real go to the word-level engines.

@@ -102,6 +102,7 @@ pub(super) fn request(
             EngineArg::Kind => Engine::Kind,
             EngineArg::Ic3 => Engine::Ic3,
             EngineArg::Itp => Engine::Itp,
+            EngineArg::Scorr => Engine::Scorr,
             EngineArg::Smt => Engine::Smt,
             EngineArg::Ic3ia => Engine::Ic3ia,
             EngineArg::Ic3cfa => Engine::Ic3cfa,

@@ -13,6 +13,7 @@ pub mod ic3ia;
 pub mod itp;
 pub mod kind;
 pub mod portfolio;
+pub mod scorr;
 
 use crate::ir::trace::Trace;
 use crate::sat::{Backend, SatStats};
@@ -44,13 +45,16 @@ pub enum Proof {
     /// An inductive invariant: the conjunction of the negations of these
     /// cubes, each a list of (latch index, value) of the engine's circuit.
     Invariant(Vec<Vec<(usize, bool)>>),
-    /// An inductive invariant given as a circuit (interpolation).
+    /// An inductive invariant given as a circuit (interpolation, signal
+    /// correspondence).
     Circuit(CircuitInvariant),
 }
 
 /// An inductive invariant as a circuit: `circuit`'s inputs are the latches
-/// of the engine's circuit, in order, and `invariant` holds in exactly the
-/// states of the invariant.
+/// of the engine's circuit, in order, then possibly its inputs (the
+/// invariant then holds in a state for every value of the inputs: signal
+/// correspondence's equalities between gates read them), and `invariant`
+/// holds in exactly the states of the invariant.
 #[derive(Clone, Debug)]
 pub struct CircuitInvariant {
     /// Inputs (one per latch) and AND gates, nothing else.

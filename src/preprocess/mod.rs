@@ -5,3 +5,4 @@
 
 pub mod fraig;
 pub mod prepare;
+pub mod scorr;

@@ -44,7 +44,7 @@ impl Prepared {
 
 impl Prepared {
     /// A circuit invariant of the reduced circuit as one of the original
-    /// `full`: latches mapped back, conjoined with the facts.
+    /// `full`: latches and inputs mapped back, conjoined with the facts.
     pub fn original_circuit_invariant(
         &self,
         full: &Aig,
@@ -52,7 +52,10 @@ impl Prepared {
     ) -> CircuitInvariant {
         let mut circuit = Aig::new();
         let inputs: Vec<Lit> = full.latches.iter().map(|_| circuit.add_input()).collect();
-        let reduced: Vec<Lit> = (self.restore.latches.iter()).map(|&l| inputs[l]).collect();
+        let model_inputs: Vec<Lit> = full.inputs.iter().map(|_| circuit.add_input()).collect();
+        let reduced: Vec<Lit> = (self.restore.latches.iter().map(|&l| inputs[l]))
+            .chain(self.restore.inputs.iter().map(|&i| model_inputs[i]))
+            .collect();
         let mut holds = crate::check::certificate::copy_circuit(&mut circuit, inv, &reduced);
         for cube in &self.facts {
             let mut inside = Lit::TRUE;

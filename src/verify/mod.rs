@@ -17,12 +17,12 @@ use crate::engines::explicit;
 use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::ic3cfa;
 use crate::engines::ic3ia;
-use crate::engines::itp;
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{
     bmc, AbstractionStats, InvariantVerdict, Limits, Outcome, Proof, Stats, Verdict,
 };
+use crate::engines::{itp, scorr};
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::cfa::Cfa;
@@ -51,6 +51,8 @@ pub enum Engine {
     Ic3,
     /// Interpolation (circuits only).
     Itp,
+    /// Signal correspondence (circuits only).
+    Scorr,
     /// Word-level BMC and k-induction on the SMT layer.
     Smt,
     /// IC3 with implicit predicate abstraction on the SMT layer.
@@ -113,7 +115,8 @@ pub enum Evidence {
     /// negations of these cubes over its latch positions.
     Invariant(Vec<Vec<(usize, bool)>>),
     /// An inductive invariant of the circuit in [`Run::circuit`] given as a
-    /// circuit over its latches (interpolation), facts included.
+    /// circuit over its latches and inputs (interpolation, signal
+    /// correspondence), facts included.
     Circuit(crate::engines::CircuitInvariant),
     /// k-induction on the circuit.
     KInduction {
@@ -1205,7 +1208,7 @@ pub fn describe(evidence: &Evidence) -> String {
     match evidence {
         Evidence::Invariant(cubes) => format!("inductive invariant of {} clauses", cubes.len()),
         Evidence::Circuit(inv) => format!(
-            "inductive invariant of {} gates (interpolation)",
+            "inductive invariant circuit of {} gates",
             inv.circuit.num_ands()
         ),
         Evidence::KInduction { k, simple_path, .. } => {
@@ -1287,6 +1290,7 @@ fn run_engine(
     match request.engine {
         Engine::Bmc => bmc::check(aig, limits),
         Engine::Itp => itp::check(aig, limits),
+        Engine::Scorr => scorr::check(aig, limits),
         Engine::Kind => kind::check(
             aig,
             &KindOptions {
