@@ -128,8 +128,9 @@ pub enum EngineArg {
     /// that hold inductively together make the property constant (on
     /// circuits without invariant constraints); never finds counterexamples.
     Scorr,
-    /// IC3 on one core; BMC, IC3 without CTGs and the step cases of
-    /// k-induction in turns on the other; the first verdict wins.
+    /// IC3 on one core; BMC, IC3 without CTGs, the step cases of
+    /// k-induction and signal correspondence in turns on the other; the
+    /// first verdict wins.
     /// Word-level models over Int or Real go to the word-level engines.
     Auto,
     /// Word-level BMC and k-induction on an SMT solver (`--smt`), proofs

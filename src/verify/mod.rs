@@ -39,8 +39,9 @@ use std::time::{Duration, Instant};
 /// Which engine decides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// On circuits, IC3 on one core and, in turns on the other, BMC and
-    /// IC3 without CTGs; the first answer wins. Word-level models over Int
+    /// On circuits, IC3 on one core and, in turns on the other, BMC, IC3
+    /// without CTGs, the step cases of k-induction and signal
+    /// correspondence; the first answer wins. Word-level models over Int
     /// or Real go to the word-level engines.
     Auto,
     /// Bounded model checking.
@@ -1332,7 +1333,13 @@ fn run_engine(
             // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
             // turns of session 37, for measurement.
             let with_kind = step_cases && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
-            let turns = Turns::new(if with_kind { 3 } else { 2 }, SHARED_CORE_SLICE);
+            // Signal correspondence: a terminating search (seconds on
+            // HWMCC circuits), whose seat the others share once it ends.
+            // INVAR_AUTO_NO_SCORR: the turns of session 39, for measurement.
+            let with_scorr =
+                aig.constraints.is_empty() && std::env::var_os("INVAR_AUTO_NO_SCORR").is_none();
+            let members = 2 + usize::from(with_kind) + usize::from(with_scorr);
+            let turns = Turns::new(members, SHARED_CORE_SLICE);
             let bmc_limits = Limits {
                 budget: limits.budget.taking_turn(&turns, 0),
                 ..limits.clone()
@@ -1366,6 +1373,19 @@ fn run_engine(
                 engines.push(Box::new(move |aig| {
                     let seat = turns.seat(2);
                     kind::step_cases(aig, &step_options, base, &limits.budget, || drop(seat))
+                }));
+            }
+            if with_scorr {
+                let me = members - 1;
+                let scorr_limits = Limits {
+                    budget: limits.budget.taking_turn(turns, me),
+                    ..limits.clone()
+                };
+                // Its unknown ends this member only: the portfolio waits
+                // for the others.
+                engines.push(Box::new(move |aig| {
+                    let _seat = turns.seat(me);
+                    scorr::check(aig, &scorr_limits)
                 }));
             }
             portfolio::run(aig, &limits.budget, engines)
