@@ -450,7 +450,7 @@ fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(
                 .collect();
             Lazy::new(witness, inputs, latches)
         } else {
-            // Frame 0, all of it, with P_W assumed.
+            // Frame 0, with P_W assumed (encoded as far as the checks read).
             let latches = witness.latches.iter().map(|_| s.new_var()).collect();
             let mut zero = Lazy::new(witness, inputs, latches);
             // Every merge before any encoding, then the other conjuncts.
@@ -461,9 +461,6 @@ fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(
             for p in unmerged {
                 let l = zero.lit(s, g, p);
                 s.add_clause(&[l]);
-            }
-            for v in 0..witness.num_nodes() {
-                zero.lit(s, g, Lit::new(crate::ir::aig::Var(v as u32), false));
             }
             // A merged gate's own function equals what it reads.
             let merged: Vec<(u32, Lit)> = zero.subst.iter().map(|(&v, &t)| (v, t)).collect();
@@ -516,11 +513,7 @@ fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(
                 s.add_clause(&[x, !y]);
             }
             if let Some((a, b)) = eq {
-                // Proved equal: the higher node reads the lower from now
-                // on (what already reads it is tied by the clauses above).
-                let (hi, lo) = if a.var() > b.var() { (a, b) } else { (b, a) };
-                let l = frame.lit(s, g, lo).xor(hi.is_negated());
-                frame.lits[hi.var().0 as usize] = Some(l);
+                frame.proved_equal(s, g, a, b);
             }
         }
     }
@@ -565,13 +558,22 @@ impl<'a> Lazy<'a> {
     /// Makes the higher node of `a = b` read the lower, if it has not been
     /// encoded or merged yet; whether it did.
     fn merge(&mut self, a: Lit, b: Lit) -> bool {
-        let (hi, lo) = if a.var() > b.var() { (a, b) } else { (b, a) };
+        let (hi, lo) = higher_lower(a, b);
         let v = hi.var().0;
         if self.lits[v as usize].is_some() || self.subst.contains_key(&v) {
             return false;
         }
         self.subst.insert(v, lo.xor(hi.is_negated()));
         true
+    }
+
+    /// After `a = b` is proved (and its clauses added): the higher node
+    /// reads the lower from now on, encoded or not (what already reads its
+    /// own literal is tied to it by those clauses).
+    fn proved_equal(&mut self, s: &mut dyn Solver, g: &mut Gates, a: Lit, b: Lit) {
+        let (hi, lo) = higher_lower(a, b);
+        let l = self.lit(s, g, lo).xor(hi.is_negated());
+        self.lits[hi.var().0 as usize] = Some(l);
     }
 
     fn lits_of(&mut self, s: &mut dyn Solver, g: &mut Gates, ls: &[Lit]) -> Vec<sat::Lit> {
@@ -623,6 +625,15 @@ impl<'a> Lazy<'a> {
         self.lits[l.var().0 as usize]
             .expect("encoded")
             .xor(l.is_negated())
+    }
+}
+
+/// The two sides of an equality, the one of the higher node first.
+fn higher_lower(a: Lit, b: Lit) -> (Lit, Lit) {
+    if a.var() > b.var() {
+        (a, b)
+    } else {
+        (b, a)
     }
 }
 
