@@ -96,9 +96,17 @@ fn interpolation_proofs_yield_valid_certificates() {
 fn signal_correspondence_proofs_yield_valid_certificates() {
     // Industrial circuits that signal correspondence reduces to nothing:
     // invariants of 842, 3,069 and 3,783 gates (measured), equalities
-    // between gates that read the current inputs too.
-    for name in ["cal3", "cal26", "cal78"] {
-        let model = root().join(format!("hwmcc-samples/goel-industry-{name}-{name}.aig"));
+    // between gates that read the current inputs too; then two circuits
+    // with invariant constraints (1 and 15), whose equalities hold where
+    // the constraints do.
+    for name in [
+        "goel-industry-cal3-cal3",
+        "goel-industry-cal26-cal26",
+        "goel-industry-cal78-cal78",
+        "ric3ex-fifo",
+        "wolf-2019C-zipversa_composecrc_prf-p06",
+    ] {
+        let model = root().join(format!("hwmcc-samples/{name}.aig"));
         let m = model.to_str().unwrap();
         let cert = tmp(&format!("scorr-{name}.aig"));
         let args = ["check", m, "--engine", "scorr", "--json", "--certificate"];

@@ -259,7 +259,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         );
         // Interpolation, bounded like k-induction.
         let interpolation = itp::check(reduced, &limits);
-        // Signal correspondence (proves or gives up; no constraints).
+        // Signal correspondence (proves or gives up).
         let correspondence = scorr::check(reduced, &limits);
         let engines = [
             &interpolation,

@@ -125,8 +125,8 @@ pub enum EngineArg {
     /// invariant circuit (on circuits and bit-blasted word-level models).
     Itp,
     /// Signal correspondence: proves when the latch and gate equalities
-    /// that hold inductively together make the property constant (on
-    /// circuits without invariant constraints); never finds counterexamples.
+    /// that hold inductively together make the property constant; never
+    /// finds counterexamples.
     Scorr,
     /// IC3 on one core; BMC, IC3 without CTGs, the step cases of
     /// k-induction and signal correspondence in turns on the other; the

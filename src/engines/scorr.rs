@@ -9,7 +9,9 @@
 //!
 //! The invariant is a circuit over the latches and the inputs (an equality
 //! between gates may read the current input), checked apart from this
-//! engine through its witness circuit (`check::certificate`).
+//! engine through its witness circuit (`check::certificate`). Under
+//! invariant constraints it holds where they do, which is what the
+//! witness checks assume (Certifaiger's C_W in every frame).
 
 use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
@@ -22,18 +24,14 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
         return outcome;
     }
     let start = Instant::now();
-    let verdict = if !aig.constraints.is_empty() {
-        Verdict::Unknown("signal correspondence does not take invariant constraints yet".into())
-    } else {
-        match correspondence(aig, &limits.budget) {
-            None => Verdict::Unknown(interrupted_reason(&limits.budget)),
-            Some(c) if c.is_false(aig.bad[0]) => Verdict::Safe(Proof::Circuit(c.invariant(aig))),
-            Some(c) => Verdict::Unknown(format!(
-                "signal correspondence proved {} equalities ({} of latches) in {} rounds; \
-                 the property is not among them",
-                c.stats.proved, c.stats.latches, c.stats.rounds
-            )),
-        }
+    let verdict = match correspondence(aig, &limits.budget) {
+        None => Verdict::Unknown(interrupted_reason(&limits.budget)),
+        Some(c) if c.is_false(aig.bad[0]) => Verdict::Safe(Proof::Circuit(c.invariant(aig))),
+        Some(c) => Verdict::Unknown(format!(
+            "signal correspondence proved {} equalities ({} of latches) in {} rounds; \
+             the property is not among them",
+            c.stats.proved, c.stats.latches, c.stats.rounds
+        )),
     };
     let stats = Stats {
         time: start.elapsed(),
