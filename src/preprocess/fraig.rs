@@ -64,19 +64,6 @@ impl Signatures {
         self.words[w][node]
     }
 
-    /// Simulates `aig` on one word of patterns given for inputs and latches.
-    fn simulate(aig: &Aig, leaf: impl Fn(Node) -> u64) -> Vec<u64> {
-        let mut out = vec![0u64; aig.num_nodes()];
-        for (v, node) in aig.nodes().iter().enumerate() {
-            out[v] = match *node {
-                Node::False => 0,
-                Node::And(a, b) => word_of(&out, a) & word_of(&out, b),
-                leafy => leaf(leafy),
-            };
-        }
-        out
-    }
-
     /// Whether `a` and `b` agree on every pattern, up to complement `phase`.
     fn agree(&self, a: usize, b: usize, phase: bool) -> bool {
         let flip = if phase { u64::MAX } else { 0 };
@@ -97,7 +84,22 @@ impl Signatures {
     }
 }
 
-fn word_of(words: &[u64], l: Lit) -> u64 {
+/// Simulates `aig` on one word of patterns given for inputs and latches
+/// (`leaf` answers for `Node::Input` and `Node::Latch`).
+pub(super) fn simulate(aig: &Aig, leaf: impl Fn(Node) -> u64) -> Vec<u64> {
+    let mut out = vec![0u64; aig.num_nodes()];
+    for (v, node) in aig.nodes().iter().enumerate() {
+        out[v] = match *node {
+            Node::False => 0,
+            Node::And(a, b) => word_of(&out, a) & word_of(&out, b),
+            leafy => leaf(leafy),
+        };
+    }
+    out
+}
+
+/// The word of literal `l` among simulated node words.
+pub(super) fn word_of(words: &[u64], l: Lit) -> u64 {
     let w = words[l.var().0 as usize];
     if l.is_negated() {
         !w
@@ -168,7 +170,7 @@ pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, FraigStats) {
             (0..aig.inputs.len()).map(|_| rng.next_u64()).collect(),
             (0..aig.latches.len()).map(|_| rng.next_u64()).collect(),
         );
-        sigs.words.push(Signatures::simulate(aig, |n| match n {
+        sigs.words.push(simulate(aig, |n| match n {
             Node::Input(i) => ins[i as usize],
             Node::Latch(i) => lats[i as usize],
             _ => 0,
@@ -287,7 +289,7 @@ fn refine(aig: &Aig, sigs: &mut Signatures, pending: &mut Vec<Vec<bool>>, rng: &
         }
     }
     let ni = aig.inputs.len();
-    let word = Signatures::simulate(aig, |node| match node {
+    let word = simulate(aig, |node| match node {
         Node::Input(i) => leaf_words[i as usize],
         Node::Latch(i) => leaf_words[ni + i as usize],
         _ => 0,

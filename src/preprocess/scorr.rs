@@ -34,6 +34,7 @@
 //! its conflict budget removes the member from its class: that only weakens
 //! the candidate set, never the proof.
 
+use super::fraig::{self, word_of};
 use crate::engines::CircuitInvariant;
 use crate::ir::aig::{map_lit, Aig, Lit, Node};
 use crate::sat::core::{Core, Value};
@@ -136,32 +137,16 @@ impl Signatures {
 
 /// Node values of one frame for 64 patterns of the leaves.
 fn simulate(aig: &Aig, inputs: &[u64], latches: &[u64]) -> Vec<u64> {
-    let mut out = vec![0u64; aig.num_nodes()];
-    let word = |out: &[u64], l: Lit| {
-        let w = out[l.var().0 as usize];
-        if l.is_negated() {
-            !w
-        } else {
-            w
-        }
-    };
-    for (v, node) in aig.nodes().iter().enumerate() {
-        out[v] = match *node {
-            Node::False => 0,
-            Node::Input(i) => inputs[i as usize],
-            Node::Latch(i) => latches[i as usize],
-            Node::And(a, b) => word(&out, a) & word(&out, b),
-        };
-    }
-    out
+    fraig::simulate(aig, |node| match node {
+        Node::Input(i) => inputs[i as usize],
+        Node::Latch(i) => latches[i as usize],
+        Node::False | Node::And(..) => unreachable!("leaves only"),
+    })
 }
 
 /// The lanes of a simulated word where every invariant constraint holds.
 fn constraint_lanes(aig: &Aig, word: &[u64]) -> u64 {
-    (aig.constraints.iter()).fold(u64::MAX, |lanes, &c| {
-        let w = word[c.var().0 as usize];
-        lanes & if c.is_negated() { !w } else { w }
-    })
+    (aig.constraints.iter()).fold(u64::MAX, |lanes, &c| lanes & word_of(word, c))
 }
 
 /// The initial latch values of 64 runs (random where uninitialised).
@@ -753,11 +738,7 @@ fn search(aig: &Aig, budget: &Budget, step: bool) -> Option<Correspondence> {
         let lanes = constraint_lanes(aig, &word);
         let restart = initial_lanes(aig, &mut rng);
         latches = (aig.latches.iter().zip(restart))
-            .map(|(l, init)| {
-                let w = word[l.next.var().0 as usize];
-                let next = if l.next.is_negated() { !w } else { w };
-                next & lanes | init & !lanes
-            })
+            .map(|(l, init)| word_of(&word, l.next) & lanes | init & !lanes)
             .collect();
         if lanes == 0 {
             continue;
