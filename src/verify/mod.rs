@@ -1160,9 +1160,24 @@ fn check_circuit_with(
                 Proof::Circuit(inv) => {
                     // Over the original latches, checked as its witness
                     // circuit (Certifaiger's checks, with their own encoding).
+                    // The model as checked: the properties asked, not all
+                    // of the file's (the witness's property says nothing of
+                    // the others, so Certifaiger's property check would
+                    // fail on them).
                     let inv = prepared.original_circuit_invariant(full, &inv);
                     let witness = certificate::witness_from_circuit(full, &bad, &inv);
-                    certificate::check_witness(full, &witness, checker, &check_budget)
+                    let checked_model;
+                    let model = if bad.len() == full.bad.len() {
+                        full
+                    } else {
+                        checked_model = {
+                            let mut m = full.clone();
+                            m.bad = bad.clone();
+                            m
+                        };
+                        &checked_model
+                    };
+                    certificate::check_witness(model, &witness, checker, &check_budget)
                         .map(|()| Evidence::Circuit(inv))
                 }
                 Proof::Invariant(cubes) => {
