@@ -438,7 +438,7 @@ fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(
         .map(|p| (p, equality(witness, p)))
         .collect();
     for name in ["base", "step"] {
-        let mut solver = backend.create(budget.clone());
+        let mut solver = backend.create_incremental(budget.clone());
         let s = solver.as_mut();
         let tru = s.new_var();
         s.add_clause(&[tru]);

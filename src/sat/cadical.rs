@@ -37,6 +37,23 @@ impl CadicalSolver {
     }
 }
 
+impl CadicalSolver {
+    /// A fresh solver without preprocessing or inprocessing (CaDiCaL's
+    /// `plain` configuration), bound to `budget`.
+    pub fn plain(budget: Budget) -> CadicalSolver {
+        let mut solver =
+            ::cadical::Solver::with_config("plain").expect("CaDiCaL knows its plain configuration");
+        solver.set_callbacks(Some(BudgetHook(budget.clone())));
+        CadicalSolver {
+            solver,
+            vars: 0,
+            stats: SatStats::default(),
+            budget,
+            conflict_limit: None,
+        }
+    }
+}
+
 impl Solver for CadicalSolver {
     fn new_var(&mut self) -> Lit {
         self.vars += 1;
