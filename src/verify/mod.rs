@@ -1348,20 +1348,31 @@ fn run_engine(
             // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
             // turns of session 37, for measurement.
             let with_kind = step_cases && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
-            // Signal correspondence: a terminating search (seconds on
-            // HWMCC circuits), whose seat the others share once it ends.
-            // INVAR_AUTO_NO_SCORR: the turns of session 39, for measurement.
+            // Signal correspondence: a search that ends (in seconds on
+            // most HWMCC circuits, up to ~15 s on the largest industrial
+            // ones), so it runs first on the shared core, to its end, and
+            // the others take their turns after it: a quarter of the core
+            // left cal226's proof (10 s alone) past 60 s. On circuits with
+            // invariant constraints it proves nothing `auto` misses and
+            // takes 10-30 s on picorv32, whose bugs BMC finds on this core,
+            // so it runs only without them. INVAR_AUTO_NO_SCORR: the turns
+            // of session 39; INVAR_AUTO_SCORR_TURNS: those of sessions
+            // 41-42 (a turn like the others), for measurement.
             let with_scorr =
                 aig.constraints.is_empty() && std::env::var_os("INVAR_AUTO_NO_SCORR").is_none();
+            let scorr_turns = std::env::var_os("INVAR_AUTO_SCORR_TURNS").is_some();
+            // Member 0 begins; with signal correspondence first, it is
+            // member 0 and never yields, so the others wait for its end.
+            let first = usize::from(with_scorr && !scorr_turns);
             let members = 2 + usize::from(with_kind) + usize::from(with_scorr);
             let turns = Turns::new(members, SHARED_CORE_SLICE);
             let bmc_limits = Limits {
-                budget: limits.budget.taking_turn(&turns, 0),
+                budget: limits.budget.taking_turn(&turns, first),
                 ..limits.clone()
             };
             let step_options = KindOptions {
                 limits: Limits {
-                    budget: limits.budget.taking_turn(&turns, 2),
+                    budget: limits.budget.taking_turn(&turns, first + 2),
                     ..limits.clone()
                 },
                 simple_path: false,
@@ -1369,31 +1380,35 @@ fn run_engine(
             };
             let mut down = ic3_options.clone();
             down.generalization = ic3::Generalization::Down;
-            down.limits.budget = limits.budget.taking_turn(&turns, 1);
+            down.limits.budget = limits.budget.taking_turn(&turns, first + 1);
             let base = &kind::SharedBase::default();
             let turns = &turns;
             let mut engines: Vec<EngineFn> = vec![
                 Box::new(move |aig| ic3::check(aig, &ic3_options)),
                 Box::new(move |aig| {
-                    let _seat = turns.seat(0);
+                    let _seat = turns.seat(first);
                     let _run = base.run();
                     bmc::check_publishing(aig, &bmc_limits, &base.cleared)
                 }),
                 Box::new(move |aig| {
-                    let _seat = turns.seat(1);
+                    let _seat = turns.seat(first + 1);
                     ic3::check(aig, &down)
                 }),
             ];
             if with_kind {
                 engines.push(Box::new(move |aig| {
-                    let seat = turns.seat(2);
+                    let seat = turns.seat(first + 2);
                     kind::step_cases(aig, &step_options, base, &limits.budget, || drop(seat))
                 }));
             }
             if with_scorr {
-                let me = members - 1;
+                let me = if scorr_turns { members - 1 } else { 0 };
                 let scorr_limits = Limits {
-                    budget: limits.budget.taking_turn(turns, me),
+                    budget: if scorr_turns {
+                        limits.budget.taking_turn(turns, me)
+                    } else {
+                        limits.budget.clone()
+                    },
                     ..limits.clone()
                 };
                 // Its unknown ends this member only: the portfolio waits
