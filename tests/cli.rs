@@ -864,6 +864,40 @@ fn property_all_answers_each_property_on_its_own() {
         let o = invar(&["check", p, "--property", "1", "--engine", engine]);
         assert_eq!(o.status.code(), Some(20), "{engine}: {}", stderr(&o));
     }
+    // The certificate of property 1 alone is checked against it alone
+    // (`certify --property 1`); against both, the property check fails,
+    // since property 0 is reachable.
+    let dir = std::env::temp_dir().join(format!("invar-cert-property-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for engine in ["ic3", "scorr", "itp"] {
+        let cert = dir.join(format!("{engine}.aag"));
+        let c = cert.to_str().unwrap();
+        let o = invar(&[
+            "check",
+            p,
+            "--property",
+            "1",
+            "--engine",
+            engine,
+            "--certificate",
+            c,
+        ]);
+        assert_eq!(o.status.code(), Some(20), "{engine}: {}", stderr(&o));
+        let o = invar(&["certify", p, c, "--property", "1"]);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stdout(&o));
+        assert_contains(&stdout(&o), "certificate valid");
+        let o = invar(&["certify", p, c]);
+        assert_eq!(o.status.code(), Some(3), "{engine}: {}", stdout(&o));
+        assert_contains(&stdout(&o), "certificate invalid: the property check fails");
+    }
+    let c = dir.join("ic3.aag");
+    let o = invar(&["certify", p, c.to_str().unwrap(), "--property", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(
+        &stderr(&o),
+        "--property 2: the model has 2 bad properties (0 to 1)",
+    );
+    std::fs::remove_dir_all(&dir).ok();
     let o = invar(&["check", p, "--property", "all", "--vcd", "/dev/null"]);
     assert_eq!(o.status.code(), Some(1));
     assert_contains(&stderr(&o), "one property at a time (--property N)");

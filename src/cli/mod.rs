@@ -91,9 +91,10 @@ pub fn run() -> i32 {
             model,
             certificate,
             sat,
+            property,
         } => sat
             .backend()
-            .and_then(|b| tools::certify(&model, &certificate, b)),
+            .and_then(|b| tools::certify(&model, &certificate, b, property)),
         Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
         Command::Info { file, c } => tools::info(&file, &c),
         Command::CoreReplay { traces } => tools::core_replay(&traces),

@@ -132,7 +132,12 @@ fn sim_vmt(
 /// Checks a certificate against a model (a witness circuit for AIGER, the
 /// `invar-certificate` function for word-level models); exit 0 if valid, 3
 /// if not.
-pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32, String> {
+pub fn certify(
+    model: &Path,
+    certificate: &Path,
+    backend: Backend,
+    property: Option<usize>,
+) -> Result<i32, String> {
     match super::check::model_format(model)? {
         super::check::Format::Aiger => {}
         super::check::Format::C => {
@@ -141,9 +146,9 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
                 model.display()
             ))
         }
-        format => return certify_word(model, format, certificate),
+        format => return certify_word(model, format, certificate, property),
     }
-    let m = aiger::read_file(model).map_err(|e| e.to_string())?.to_aig();
+    let mut m = aiger::read_file(model).map_err(|e| e.to_string())?.to_aig();
     let w = aiger::read_file(certificate)
         .map_err(|e| e.to_string())?
         .to_aig();
@@ -153,6 +158,11 @@ pub fn certify(model: &Path, certificate: &Path, backend: Backend) -> Result<i32
             model.display()
         ));
     }
+    // The model as `check --property N` proved it: that property alone.
+    m.bad = certified_properties(model, m.bad.len(), property)?
+        .into_iter()
+        .map(|p| m.bad[p])
+        .collect();
     match check_witness(&m, &w, backend, &Budget::unlimited()) {
         Ok(()) => {
             outln!(
@@ -174,6 +184,7 @@ fn certify_word(
     model: &Path,
     format: super::check::Format,
     certificate: &Path,
+    property: Option<usize>,
 ) -> Result<i32, String> {
     use invar::check::smt_proof;
     let ts = super::check_word::read_model(model, format)?;
@@ -192,7 +203,7 @@ fn certify_word(
             model.display()
         ));
     }
-    let watched: Vec<usize> = (0..ts.bad.len()).collect();
+    let watched = certified_properties(model, ts.bad.len(), property)?;
     match smt_proof::check_certificate(&ts, function, &watched, "", None) {
         Ok(checker) => {
             outln!("certificate valid: initiation, consecution and safety hold ({checker})");
@@ -204,6 +215,25 @@ fn certify_word(
         }
         Err(e) => Err(format!(
             "{name}: no solver could check the certificate: {e}"
+        )),
+    }
+}
+
+/// The bad properties a certificate is checked against: `property` alone,
+/// or all `count` of the model's.
+fn certified_properties(
+    model: &Path,
+    count: usize,
+    property: Option<usize>,
+) -> Result<Vec<usize>, String> {
+    match property {
+        None => Ok((0..count).collect()),
+        Some(p) if p < count => Ok(vec![p]),
+        Some(p) => Err(format!(
+            "{}: --property {p}: the model has {count} bad propert{} (0 to {})",
+            model.display(),
+            if count == 1 { "y" } else { "ies" },
+            count - 1
         )),
     }
 }
