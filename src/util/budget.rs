@@ -171,11 +171,19 @@ pub struct Turns {
 impl Turns {
     /// `members` engines taking turns of `slice`; member 0 begins.
     pub fn new(members: usize, slice: Duration) -> Arc<Turns> {
+        Turns::with_first_turn(members, slice, slice)
+    }
+
+    /// The same, member 0's first turn lasting `first` (at least a slice).
+    pub fn with_first_turn(members: usize, slice: Duration, first: Duration) -> Arc<Turns> {
+        let (slice, first) = (slice.as_nanos() as u64, first.as_nanos() as u64);
         Arc::new(Turns {
             holder: AtomicUsize::new(0),
-            since: AtomicU64::new(0),
+            // A turn ends `slice` after `since`: the first one, `first`
+            // after the start.
+            since: AtomicU64::new(first.saturating_sub(slice)),
             epoch: Instant::now(),
-            slice: slice.as_nanos() as u64,
+            slice,
             live: Mutex::new(vec![true; members]),
             handed_over: Condvar::new(),
         })
@@ -291,6 +299,48 @@ mod tests {
         );
         // Member 0 ran in its turns and then alone until the deadline.
         assert!(counts[0] > counts[1], "member 0 ran too little: {counts:?}");
+    }
+
+    /// Member 0's first turn lasts as long as asked: member 1 first runs
+    /// after it (an hour-long first turn would hold it until the deadline,
+    /// a 5 ms one would not), and turns are of the slice from then on.
+    #[test]
+    fn the_first_turn_lasts_as_asked() {
+        let turns = Turns::with_first_turn(2, Duration::from_millis(5), Duration::from_millis(300));
+        let budget = Budget::with_timeout(Duration::from_secs(5));
+        let start = Instant::now();
+        let first_run: Vec<Duration> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..2)
+                .map(|me| {
+                    let b = budget.taking_turn(&turns, me);
+                    let turns = turns.clone();
+                    scope.spawn(move || {
+                        let _seat = turns.seat(me);
+                        // Member 1 notes when it first runs; member 0 runs
+                        // for a second in all.
+                        let mut first = None;
+                        let until = start + Duration::from_secs(1);
+                        while Instant::now() < until && !b.expired() {
+                            first.get_or_insert(start.elapsed());
+                            if me == 1 {
+                                break;
+                            }
+                            std::thread::sleep(Duration::from_micros(100));
+                        }
+                        first.unwrap_or_default()
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert!(
+            first_run[1] >= Duration::from_millis(300),
+            "member 1 ran before member 0's first turn ended: {first_run:?}"
+        );
+        assert!(
+            first_run[1] < Duration::from_millis(900),
+            "member 1 waited past the first turn: {first_run:?}"
+        );
     }
 
     /// A member whose engine panics is retired by its seat: the other stops

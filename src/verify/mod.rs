@@ -1348,24 +1348,32 @@ fn run_engine(
             // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
             // turns of session 37, for measurement.
             let with_kind = step_cases && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
-            // Signal correspondence: a search that ends (in seconds on
-            // most HWMCC circuits, up to ~15 s on the largest industrial
-            // ones), so it runs first on the shared core, to its end, and
-            // the others take their turns after it: a quarter of the core
-            // left cal226's proof (10 s alone) past 60 s. On circuits with
-            // invariant constraints it proves nothing `auto` misses and
-            // takes 10-30 s on picorv32, whose bugs BMC finds on this core,
-            // so it runs only without them. INVAR_AUTO_NO_SCORR: the turns
-            // of session 39; INVAR_AUTO_SCORR_TURNS: those of sessions
-            // 41-42 (a turn like the others), for measurement.
+            // Signal correspondence: a search that ends, in seconds on most
+            // HWMCC circuits (up to ~13 s on the largest industrial ones;
+            // multipliers such as mul3 excepted), and proves only when it
+            // ends. So it takes its share of the shared core up front: its
+            // first turn lasts its share of the run (a quarter with four
+            // members, 15 s at 60 s), then it takes turns like the others
+            // if it has not ended. A slice at a time, cal226's proof (10 s
+            // alone) came after 60 s. On circuits with invariant
+            // constraints it proves nothing `auto` misses and takes 10-30 s
+            // on picorv32, whose bugs BMC finds on this core, so it runs
+            // only without them. INVAR_AUTO_NO_SCORR: the turns of session
+            // 39; INVAR_AUTO_SCORR_TURNS: those of sessions 41-42 (its
+            // turns of a slice from the start), for measurement.
             let with_scorr =
                 aig.constraints.is_empty() && std::env::var_os("INVAR_AUTO_NO_SCORR").is_none();
-            let scorr_turns = std::env::var_os("INVAR_AUTO_SCORR_TURNS").is_some();
-            // Member 0 begins; with signal correspondence first, it is
-            // member 0 and never yields, so the others wait for its end.
-            let first = usize::from(with_scorr && !scorr_turns);
+            let front_loaded = with_scorr && std::env::var_os("INVAR_AUTO_SCORR_TURNS").is_none();
+            // Member 0 begins: signal correspondence when it goes first.
+            let first = usize::from(front_loaded);
             let members = 2 + usize::from(with_kind) + usize::from(with_scorr);
-            let turns = Turns::new(members, SHARED_CORE_SLICE);
+            let first_turn = match limits.budget.deadline() {
+                _ if !front_loaded => SHARED_CORE_SLICE,
+                Some(d) => d.saturating_duration_since(Instant::now()) / members as u32,
+                // Without a deadline, what it would have at 60 s.
+                None => Duration::from_secs(60) / members as u32,
+            };
+            let turns = Turns::with_first_turn(members, SHARED_CORE_SLICE, first_turn);
             let bmc_limits = Limits {
                 budget: limits.budget.taking_turn(&turns, first),
                 ..limits.clone()
@@ -1402,13 +1410,9 @@ fn run_engine(
                 }));
             }
             if with_scorr {
-                let me = if scorr_turns { members - 1 } else { 0 };
+                let me = if front_loaded { 0 } else { members - 1 };
                 let scorr_limits = Limits {
-                    budget: if scorr_turns {
-                        limits.budget.taking_turn(turns, me)
-                    } else {
-                        limits.budget.clone()
-                    },
+                    budget: limits.budget.taking_turn(turns, me),
                     ..limits.clone()
                 };
                 // Its unknown ends this member only: the portfolio waits
