@@ -25,24 +25,18 @@ pub struct CadicalSolver {
 impl CadicalSolver {
     /// A fresh solver bound to `budget`.
     pub fn new(budget: Budget) -> CadicalSolver {
-        let mut solver = ::cadical::Solver::new();
-        solver.set_callbacks(Some(BudgetHook(budget.clone())));
-        CadicalSolver {
-            solver,
-            vars: 0,
-            stats: SatStats::default(),
-            budget,
-            conflict_limit: None,
-        }
+        CadicalSolver::bound(::cadical::Solver::new(), budget)
     }
-}
 
-impl CadicalSolver {
     /// A fresh solver without preprocessing or inprocessing (CaDiCaL's
     /// `plain` configuration), bound to `budget`.
     pub fn plain(budget: Budget) -> CadicalSolver {
-        let mut solver =
+        let solver =
             ::cadical::Solver::with_config("plain").expect("CaDiCaL knows its plain configuration");
+        CadicalSolver::bound(solver, budget)
+    }
+
+    fn bound(mut solver: ::cadical::Solver<BudgetHook>, budget: Budget) -> CadicalSolver {
         solver.set_callbacks(Some(BudgetHook(budget.clone())));
         CadicalSolver {
             solver,
