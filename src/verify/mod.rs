@@ -261,14 +261,22 @@ pub fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, St
 /// its sorts allow, else (Int, Real) on the word-level engine. A trace is
 /// replayed on the terms of `ts`.
 pub fn check_word(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
-    // A word-level certificate is an invariant: k-induction on the blasted
-    // circuit would give none, so `auto` leaves it out then.
+    // A word-level certificate is an invariant over the states: k-induction
+    // and signal correspondence on the blasted circuit would give none (a
+    // k-step window; equalities that read inputs), so `auto` leaves them
+    // out then.
     check_word_with(ts, request, log, !request.invariant_wanted)
 }
 
-/// [`check_word`]; `step_cases`: whether `auto` on the blasted circuit runs
-/// k-induction's step cases.
-fn check_word_with(ts: &Ts, request: &Request, log: Log, step_cases: bool) -> Result<Run, String> {
+/// [`check_word`]; `circuit_proofs`: whether `auto` on the blasted circuit
+/// runs the engines whose proofs are circuits (k-induction's step cases,
+/// signal correspondence).
+fn check_word_with(
+    ts: &Ts,
+    request: &Request,
+    log: Log,
+    circuit_proofs: bool,
+) -> Result<Run, String> {
     match request.engine {
         Engine::Smt => return check_smt(ts, request, log),
         Engine::Ic3ia => return check_ic3ia(ts, request, log),
@@ -297,7 +305,7 @@ fn check_word_with(ts: &Ts, request: &Request, log: Log, step_cases: bool) -> Re
         ts.inputs.len(),
         ts.terms.len()
     ));
-    let mut run = check_circuit_with(&blasted.aig, request, log, step_cases)?;
+    let mut run = check_circuit_with(&blasted.aig, request, log, circuit_proofs)?;
     if let Answer::Unsafe {
         witness: Witness::Bit(trace),
         ..
@@ -1076,13 +1084,14 @@ pub fn check_circuit(full: &Aig, request: &Request, log: Log) -> Result<Run, Str
     check_circuit_with(full, request, log, true)
 }
 
-/// [`check_circuit`]; `step_cases`: whether `auto` runs k-induction's step
-/// cases (their proofs have circuit certificates, not invariants).
+/// [`check_circuit`]; `circuit_proofs`: whether `auto` runs the engines
+/// whose proofs are circuits, not invariants over the latches (k-induction's
+/// step cases, signal correspondence).
 fn check_circuit_with(
     full: &Aig,
     request: &Request,
     log: Log,
-    step_cases: bool,
+    circuit_proofs: bool,
 ) -> Result<Run, String> {
     let props = &request.properties;
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
@@ -1118,7 +1127,7 @@ fn check_circuit_with(
         budget: request.budget.clone(),
         backend,
     };
-    let outcome = run_engine(request, reduced, &limits, ic3_backend, step_cases);
+    let outcome = run_engine(request, reduced, &limits, ic3_backend, circuit_proofs);
     let Outcome {
         verdict,
         engine,
@@ -1297,7 +1306,7 @@ fn run_engine(
     aig: &Aig,
     limits: &Limits,
     ic3_backend: Backend,
-    step_cases: bool,
+    circuit_proofs: bool,
 ) -> Outcome {
     let ic3_options = ic3_options(Limits {
         backend: ic3_backend,
@@ -1347,7 +1356,7 @@ fn run_engine(
             // from SymbiYosys, HWMCC'19's k-induction wins). See
             // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
             // turns of session 37, for measurement.
-            let with_kind = step_cases && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
+            let with_kind = circuit_proofs && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
             // Signal correspondence: a search that ends, in seconds on most
             // HWMCC circuits (up to ~13 s on the largest industrial ones;
             // multipliers such as mul3 excepted), and proves only when it
@@ -1361,8 +1370,9 @@ fn run_engine(
             // only without them. INVAR_AUTO_NO_SCORR: the turns of session
             // 39; INVAR_AUTO_SCORR_TURNS: those of sessions 41-42 (its
             // turns of a slice from the start), for measurement.
-            let with_scorr =
-                aig.constraints.is_empty() && std::env::var_os("INVAR_AUTO_NO_SCORR").is_none();
+            let with_scorr = circuit_proofs
+                && aig.constraints.is_empty()
+                && std::env::var_os("INVAR_AUTO_NO_SCORR").is_none();
             let front_loaded = with_scorr && std::env::var_os("INVAR_AUTO_SCORR_TURNS").is_none();
             // Member 0 begins: signal correspondence when it goes first.
             let first = usize::from(front_loaded);
