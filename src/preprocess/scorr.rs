@@ -31,8 +31,9 @@
 //! Certifaiger witness reads them as "bad ∨ ¬Eq"; see
 //! [`Correspondence::invariant`]). When the bad property falls into the
 //! constant-false class, the invariant proves it. A check that runs out of
-//! its conflict budget removes the member from its class: that only weakens
-//! the candidate set, never the proof.
+//! its conflict budget waits for the end of its round, where it may take
+//! longer; if it runs out there too, its member leaves its class: that only
+//! weakens the candidate set, never the proof.
 
 use super::fraig::{self, word_of};
 use crate::engines::CircuitInvariant;
@@ -724,9 +725,10 @@ impl Search<'_> {
                     return false;
                 }
                 let before = frames.solver.core_stats().conflicts;
-                let decided = match pool > self.conflicts {
-                    true => self.check(&mut frames, m, pool),
-                    false => None,
+                let decided = if pool > self.conflicts {
+                    self.check(&mut frames, m, pool)
+                } else {
+                    None
                 };
                 pool = pool.saturating_sub(frames.solver.core_stats().conflicts - before);
                 match decided {
@@ -743,9 +745,7 @@ impl Search<'_> {
             }
         }
     }
-}
 
-impl Search<'_> {
     /// Checks member `m` against its representative in the last frame
     /// within `conflicts`: `Some(false)` if they are equal, `Some(true)` if
     /// a model separated them (and the classes were refined by it),
