@@ -98,7 +98,11 @@ fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
 
 #[test]
 fn samples_get_expected_verdicts_and_witnesses_replay() {
-    let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "45".into());
+    // The limit is generous: this test checks verdicts and witnesses, not
+    // speed. `circular_pointer_top_w16_d16` took 28 s on the machine of
+    // sessions 39-43 and 85 s on one 2-3x slower (session 44), where 45 s
+    // failed; only the sample expected unknown runs to the limit.
+    let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "150".into());
     let samples = samples();
     assert!(
         samples.len() >= 25,
