@@ -219,12 +219,13 @@ impl Classes {
 
     /// Points class `i`'s members at its first.
     fn set_class_repr(&mut self, i: usize, sigs: &Signatures) {
-        let class = &self.members[i];
-        let r = class[0] as usize;
-        for &m in class {
-            let phase = sigs.phase(m as usize) != sigs.phase(r);
-            self.repr[m as usize] = Lit::new(crate::ir::aig::Var(r as u32), phase);
-        }
+        point_at_first(&mut self.repr, &self.members[i], sigs);
+    }
+
+    /// The index of the class `m` is in (led by its representative).
+    fn class_of(&self, m: u32) -> Option<usize> {
+        let r = self.repr[m as usize].var().0;
+        self.members.iter().position(|c| c[0] == r)
     }
 
     /// Splits every class by the latest word of `sigs`; whether any split.
@@ -239,12 +240,12 @@ impl Classes {
         split
     }
 
-    /// Splits the class led by `r` by the latest word of `sigs`; whether
-    /// it split. (One class, not all: a separating pattern is added after
+    /// Splits the class of `m` by the latest word of `sigs`; whether it
+    /// split. (One class, not all: a separating pattern is added after
     /// each refuted check, thousands per round on industrial circuits,
     /// and a scan of every class after each took most of the base case.)
-    fn refine_class(&mut self, r: u32, sigs: &Signatures) -> bool {
-        let Some(i) = self.members.iter().position(|c| c[0] == r) else {
+    fn refine_class_of(&mut self, m: u32, sigs: &Signatures) -> bool {
+        let Some(i) = self.class_of(m) else {
             return false;
         };
         let w = sigs.words.len() - 1;
@@ -299,13 +300,8 @@ impl Classes {
             if g.len() == 1 {
                 self.repr[g[0] as usize] = Lit::new(crate::ir::aig::Var(g[0]), false);
             } else {
+                point_at_first(&mut self.repr, &g, sigs);
                 next.push(g);
-                let i = next.len() - 1;
-                let r = next[i][0] as usize;
-                for &m in &next[i] {
-                    let phase = sigs.phase(m as usize) != sigs.phase(r);
-                    self.repr[m as usize] = Lit::new(crate::ir::aig::Var(r as u32), phase);
-                }
             }
         }
         true
@@ -314,7 +310,7 @@ impl Classes {
     /// Takes `m` out of its class.
     fn remove(&mut self, m: u32, sigs: &Signatures) {
         let r = self.repr[m as usize].var().0;
-        let Some(i) = self.members.iter().position(|c| c[0] == r) else {
+        let Some(i) = self.class_of(m) else {
             return;
         };
         self.members[i].retain(|&x| x != m);
@@ -328,6 +324,16 @@ impl Classes {
             // The representative left: the next member leads the class.
             self.set_class_repr(i, sigs);
         }
+    }
+}
+
+/// Points every member of `class` at its first, with the phase that makes
+/// their signatures equal.
+fn point_at_first(repr: &mut [Lit], class: &[u32], sigs: &Signatures) {
+    let r = class[0] as usize;
+    for &m in class {
+        let phase = sigs.phase(m as usize) != sigs.phase(r);
+        repr[m as usize] = Lit::new(crate::ir::aig::Var(r as u32), phase);
     }
 }
 
@@ -607,26 +613,30 @@ impl<'a> Frames<'a> {
 
     /// After the classes changed (`repr`, the new representatives): forgets
     /// the encoding of every node of frame 0 whose reduced reading changed,
-    /// and says which those are. A representative is the lowest node of
-    /// its class, so one pass in node order sees every cause first.
+    /// and says per node whether its check reads such a node (its own
+    /// reading, or its own gate's fanins). A representative is the lowest
+    /// node of its class, so one pass in node order sees every cause first.
     fn reread(&mut self, repr: &[Lit]) -> Vec<bool> {
         let mut dirty = vec![false; repr.len()];
+        let mut check_changed = vec![false; repr.len()];
         for (v, node) in self.aig.nodes().iter().enumerate() {
             let r = repr[v];
+            let fanins = match *node {
+                Node::And(a, b) => dirty[a.var().0 as usize] || dirty[b.var().0 as usize],
+                _ => false,
+            };
             dirty[v] = r != self.repr[v]
-                || match (r.var().0 as usize != v, *node) {
-                    (true, _) => dirty[r.var().0 as usize],
-                    (false, Node::And(a, b)) => {
-                        dirty[a.var().0 as usize] || dirty[b.var().0 as usize]
-                    }
-                    (false, _) => false,
+                || match r.var().0 as usize != v {
+                    true => dirty[r.var().0 as usize],
+                    false => fanins,
                 };
             if dirty[v] {
                 self.lits[0][v] = None;
             }
+            check_changed[v] = dirty[v] || fanins;
         }
         self.repr.clone_from_slice(repr);
-        dirty
+        check_changed
     }
 
     /// Member `m`'s own function in the last frame, over reduced fanins.
@@ -773,15 +783,9 @@ impl Search<'_> {
             let mut step;
             let frames = match base.as_mut() {
                 Some(frames) => {
-                    let dirty = frames.reread(&self.classes.repr);
-                    for (v, node) in aig.nodes().iter().enumerate() {
-                        let fanins = match *node {
-                            Node::And(a, b) => {
-                                dirty[a.var().0 as usize] || dirty[b.var().0 as usize]
-                            }
-                            _ => false,
-                        };
-                        proved[v] &= !dirty[v] && !fanins;
+                    let changed = frames.reread(&self.classes.repr);
+                    for (p, c) in proved.iter_mut().zip(changed) {
+                        *p &= !c;
                     }
                     frames
                 }
@@ -872,8 +876,7 @@ impl Search<'_> {
     fn stale(&mut self, m: u32) -> bool {
         let split = self.classes.separated(m, &self.sigs);
         if split {
-            let r = self.classes.repr[m as usize].var().0;
-            self.classes.refine_class(r, &self.sigs);
+            self.classes.refine_class_of(m, &self.sigs);
         }
         split
     }
@@ -900,9 +903,8 @@ impl Search<'_> {
                 self.classes.refine(&self.sigs);
             }
             let added = self.patterns.add(self.aig, &mut self.sigs, p);
-            let r = self.classes.repr[m as usize].var().0;
             if !added
-                || !(self.classes.refine_class(r, &self.sigs) || self.classes.refine(&self.sigs))
+                || !(self.classes.refine_class_of(m, &self.sigs) || self.classes.refine(&self.sigs))
             {
                 // Simulation must split some pair at or below m; if not,
                 // drop m rather than keep a pair a model contradicts.
