@@ -384,9 +384,15 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     certificate::check_witness(&full, &witness, backend, &Budget::unlimited())
                         .unwrap_or_else(|e| panic!("case {case}: certificate rejected: {e}"));
                 }
-                (Verdict::Safe(Proof::Circuit(inv)), None) => {
+                (Verdict::Safe(proof @ (Proof::Circuit(_) | Proof::Correspondence(_))), None) => {
                     // Checked as its witness circuit, on both backends.
-                    let inv = prepared.original_circuit_invariant(&full, inv);
+                    let inv = match proof {
+                        Proof::Circuit(inv) => prepared.original_circuit_invariant(&full, inv),
+                        Proof::Correspondence(repr) => {
+                            prepared.original_correspondence(&full, repr)
+                        }
+                        _ => unreachable!("matched above"),
+                    };
                     let witness = certificate::witness_from_circuit(&full, &bad, &inv);
                     for checker in [backend, backend.other()] {
                         certificate::check_witness(&full, &witness, checker, &Budget::unlimited())

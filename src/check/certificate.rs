@@ -233,70 +233,58 @@ impl Gates {
     }
 }
 
-/// One circuit's copy in a solver: a literal per node, per frame.
+/// One circuit's copy in a solver, frame by frame, each encoded as far as
+/// the checks read it (the reset check reads only latches and constraints;
+/// encoding whole frames of a model and of a witness that holds an
+/// invariant of 100,000 equalities took 3.4 of a 7.7 s check on `cal229`).
 struct Copy<'a> {
     aig: &'a Aig,
-    frames: Vec<Vec<sat::Lit>>,
+    frames: Vec<Lazy<'a>>,
 }
 
 impl<'a> Copy<'a> {
-    /// Encodes one frame of `aig`; `shared` gives the solver literals of its
-    /// first inputs and latches (shared with the other circuit).
+    /// Adds a frame of `aig`; `shared` gives the solver literals of its
+    /// first inputs and latches (shared with the other circuit), the others
+    /// are fresh.
     fn frame(
         &mut self,
         solver: &mut dyn Solver,
-        gates: &mut Gates,
         shared_inputs: &[sat::Lit],
         shared_latches: &[sat::Lit],
     ) {
-        let tru = gates.tru;
-        let mut lits: Vec<sat::Lit> = Vec::with_capacity(self.aig.num_nodes());
-        for node in self.aig.nodes() {
-            let l = match *node {
-                Node::False => !tru,
-                Node::Input(i) => shared_inputs
-                    .get(i as usize)
-                    .copied()
-                    .unwrap_or_else(|| solver.new_var()),
-                Node::Latch(i) => shared_latches
-                    .get(i as usize)
-                    .copied()
-                    .unwrap_or_else(|| solver.new_var()),
-                Node::And(a, b) => {
-                    let x = lits[a.var().0 as usize].xor(a.is_negated());
-                    let y = lits[b.var().0 as usize].xor(b.is_negated());
-                    gates.and(solver, x, y)
-                }
-            };
-            lits.push(l);
-        }
-        self.frames.push(lits);
+        let mut leaves = |shared: &[sat::Lit], n: usize| -> Vec<sat::Lit> {
+            (0..n)
+                .map(|i| shared.get(i).copied().unwrap_or_else(|| solver.new_var()))
+                .collect()
+        };
+        let inputs = leaves(shared_inputs, self.aig.inputs.len());
+        let latches = leaves(shared_latches, self.aig.latches.len());
+        self.frames.push(Lazy::new(self.aig, inputs, latches));
     }
 
-    fn lit(&self, l: Lit, k: usize) -> sat::Lit {
-        self.frames[k][l.var().0 as usize].xor(l.is_negated())
-    }
-
-    fn latch(&self, i: usize, k: usize) -> sat::Lit {
-        self.lit(Lit::new(self.aig.latches[i].var, false), k)
+    fn lit(&mut self, s: &mut dyn Solver, g: &mut Gates, l: Lit, k: usize) -> sat::Lit {
+        self.frames[k].lit(s, g, l)
     }
 
     /// A literal equivalent to "all constraints hold in frame k".
-    fn constraints(&self, solver: &mut dyn Solver, k: usize) -> sat::Lit {
-        let all = solver.new_var();
+    fn constraints(&mut self, s: &mut dyn Solver, g: &mut Gates, k: usize) -> sat::Lit {
+        let lits = self.frames[k].lits_of(s, g, &self.aig.constraints);
+        let all = s.new_var();
         let mut clause = vec![all];
-        for &c in &self.aig.constraints {
-            let l = self.lit(c, k);
-            solver.add_clause(&[!all, l]);
+        for l in lits {
+            s.add_clause(&[!all, l]);
             clause.push(!l);
         }
-        solver.add_clause(&clause);
+        s.add_clause(&clause);
         all
     }
 
     /// A literal equivalent to "the first bad property holds in frame k".
-    fn bad(&self, k: usize, tru: sat::Lit) -> sat::Lit {
-        self.aig.bad.first().map_or(!tru, |&b| self.lit(b, k))
+    fn bad(&mut self, s: &mut dyn Solver, g: &mut Gates, k: usize) -> sat::Lit {
+        match self.aig.bad.first() {
+            Some(&b) => self.lit(s, g, b, k),
+            None => !g.tru,
+        }
     }
 
     /// A literal equivalent to "latches `0..n` are at their reset values".
@@ -305,7 +293,7 @@ impl<'a> Copy<'a> {
         let mut clause = vec![all];
         for i in 0..n {
             if let Some(v) = self.aig.latches[i].init {
-                let l = self.latch(i, 0).xor(!v);
+                let l = self.frames[0].latches[i].xor(!v);
                 solver.add_clause(&[!all, l]);
                 clause.push(!l);
             }
@@ -353,9 +341,9 @@ pub fn check_witness(
     // Each check: build, then ask whether its negation is satisfiable.
     let checks: [(&str, &CheckBuilder); 3] = [
         ("reset", &|s, g| {
-            let (m, w) = pair(s, model, witness, g);
-            let (rm, cm) = (m.reset(s, shared), m.constraints(s, 0));
-            let (rw, cw) = (w.reset(s, shared), w.constraints(s, 0));
+            let (mut m, mut w) = pair(s, model, witness);
+            let (rm, cm) = (m.reset(s, shared), m.constraints(s, g, 0));
+            let (rw, cw) = (w.reset(s, shared), w.constraints(s, g, 0));
             let both = s.new_var();
             s.add_clause(&[!both, rw]);
             s.add_clause(&[!both, cw]);
@@ -363,28 +351,30 @@ pub fn check_witness(
             vec![rm, cm, !both]
         }),
         ("transition", &|s, g| {
-            let (mut m, mut w) = pair(s, model, witness, g);
+            let (mut m, mut w) = pair(s, model, witness);
             let ins1: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
             let next: Vec<sat::Lit> = (0..shared)
-                .map(|i| m.lit(model.latches[i].next, 0))
+                .map(|i| m.lit(s, g, model.latches[i].next, 0))
                 .collect();
             // In frame 1 the shared latches hold the model's next state, the
             // witness's own latches their own next state.
             let mut w_next = next.clone();
-            w_next.extend(witness.latches[shared..].iter().map(|l| w.lit(l.next, 0)));
-            m.frame(s, g, &ins1, &next);
-            w.frame(s, g, &ins1, &w_next);
+            for l in &witness.latches[shared..] {
+                w_next.push(w.lit(s, g, l.next, 0));
+            }
+            m.frame(s, &ins1, &next);
+            w.frame(s, &ins1, &w_next);
             let (cm0, cm1, cw0, cw1) = (
-                m.constraints(s, 0),
-                m.constraints(s, 1),
-                w.constraints(s, 0),
-                w.constraints(s, 1),
+                m.constraints(s, g, 0),
+                m.constraints(s, g, 1),
+                w.constraints(s, g, 0),
+                w.constraints(s, g, 1),
             );
             let mut agree = vec![cw1];
             for (latch, &n) in witness.latches.iter().zip(&next) {
                 // The same literal (the witness copies the model's next
                 // state) agrees without a question to the solver.
-                let x = w.lit(latch.next, 0);
+                let x = w.lit(s, g, latch.next, 0);
                 if x != n {
                     agree.push(equal(s, x, n));
                 }
@@ -399,10 +389,9 @@ pub fn check_witness(
             vec![cm0, cm1, cw0, !all]
         }),
         ("property", &|s, g| {
-            let tru = g.tru;
-            let (m, w) = pair(s, model, witness, g);
-            let (cm, cw) = (m.constraints(s, 0), w.constraints(s, 0));
-            vec![cm, cw, m.bad(0, tru), !w.bad(0, tru)]
+            let (mut m, mut w) = pair(s, model, witness);
+            let (cm, cw) = (m.constraints(s, g, 0), w.constraints(s, g, 0));
+            vec![cm, cw, m.bad(s, g, 0), !w.bad(s, g, 0)]
         }),
     ];
     for (name, build) in checks {
@@ -434,9 +423,17 @@ pub fn check_witness(
 /// rediscover every lower equality alone.
 fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(), String> {
     let holds = witness.bad.first().map_or(Lit::TRUE, |&b| !b);
-    let parts: Vec<(Lit, Option<(Lit, Lit)>)> = (conjuncts(witness, holds).into_iter())
-        .map(|p| (p, equality(witness, p)))
+    // A conjunct that is a literal says its node equals a constant: it is
+    // merged and used like an equality.
+    let mut parts: Vec<(Lit, Option<(Lit, Lit)>)> = (conjuncts(witness, holds).into_iter())
+        .map(|p| match equality(witness, p) {
+            None if p.is_const() => (p, None),
+            eq => (p, Some(eq.unwrap_or((p, Lit::TRUE)))),
+        })
         .collect();
+    // In the order of the higher node of each: what a conjunct's encoding
+    // reads below it is proved (and merged) first.
+    parts.sort_by_key(|&(p, eq)| eq.map_or(p.var(), |(a, b)| a.var().max(b.var())));
     for name in ["base", "step"] {
         let mut solver = backend.create_incremental(budget.clone());
         let s = solver.as_mut();
@@ -660,12 +657,7 @@ fn conjuncts(aig: &Aig, root: Lit) -> Vec<Lit> {
 }
 
 /// Frame 0 of model and witness over shared inputs and latches.
-fn pair<'a>(
-    s: &mut dyn Solver,
-    model: &'a Aig,
-    witness: &'a Aig,
-    gates: &mut Gates,
-) -> (Copy<'a>, Copy<'a>) {
+fn pair<'a>(s: &mut dyn Solver, model: &'a Aig, witness: &'a Aig) -> (Copy<'a>, Copy<'a>) {
     let ins: Vec<sat::Lit> = (0..model.inputs.len()).map(|_| s.new_var()).collect();
     let ls: Vec<sat::Lit> = (0..model.latches.len()).map(|_| s.new_var()).collect();
     let mut m = Copy {
@@ -676,7 +668,7 @@ fn pair<'a>(
         aig: witness,
         frames: Vec::new(),
     };
-    m.frame(s, gates, &ins, &ls);
-    w.frame(s, gates, &ins, &ls);
+    m.frame(s, &ins, &ls);
+    w.frame(s, &ins, &ls);
     (m, w)
 }

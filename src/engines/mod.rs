@@ -45,9 +45,13 @@ pub enum Proof {
     /// An inductive invariant: the conjunction of the negations of these
     /// cubes, each a list of (latch index, value) of the engine's circuit.
     Invariant(Vec<Vec<(usize, bool)>>),
-    /// An inductive invariant given as a circuit (interpolation, signal
-    /// correspondence).
+    /// An inductive invariant given as a circuit (interpolation).
     Circuit(CircuitInvariant),
+    /// Inductive equalities between the nodes of the engine's circuit:
+    /// node v equals `repr[v]` in every reachable state, and the bad
+    /// property is constant false (signal correspondence). Stated over the
+    /// checked model's own nodes (`preprocess::scorr::invariant_over`).
+    Correspondence(Vec<crate::ir::aig::Lit>),
 }
 
 /// An inductive invariant as a circuit: `circuit`'s inputs are the latches

@@ -7,9 +7,10 @@
 //! thousands of equalities between gates, which clauses over latches state
 //! badly.
 //!
-//! The invariant is a circuit over the latches and the inputs (an equality
-//! between gates may read the current input), checked apart from this
-//! engine through its witness circuit (`check::certificate`). Under
+//! The proof is the equalities; the invariant they make is stated over the
+//! checked model's own gates (an equality between gates may read the
+//! current input) and checked apart from this engine through its witness
+//! circuit (`check::certificate`). Under
 //! invariant constraints it holds where they do, which is what the
 //! witness checks assume (Certifaiger's C_W in every frame).
 
@@ -26,7 +27,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     let start = Instant::now();
     let verdict = match correspondence(aig, &limits.budget) {
         None => Verdict::Unknown(interrupted_reason(&limits.budget)),
-        Some(c) if c.is_false(aig.bad[0]) => Verdict::Safe(Proof::Circuit(c.invariant(aig))),
+        Some(c) if c.is_false(aig.bad[0]) => Verdict::Safe(Proof::Correspondence(c.repr)),
         Some(c) => Verdict::Unknown(format!(
             "signal correspondence proved {} equalities ({} of latches) in {} rounds; \
              the property is not among them",

@@ -90,6 +90,13 @@ impl Restore {
 /// The reduced circuit has exactly one bad property, the disjunction of `bad`,
 /// no justice and no fairness parts.
 pub fn cone_of_influence(aig: &Aig, bad: &[Lit]) -> (Aig, Restore) {
+    let (reduced, restore, _) = cone_of_influence_mapped(aig, bad);
+    (reduced, restore)
+}
+
+/// [`cone_of_influence`], with each node's literal in the cone if it is
+/// in it.
+pub fn cone_of_influence_mapped(aig: &Aig, bad: &[Lit]) -> (Aig, Restore, Vec<Option<Lit>>) {
     let marked = mark_cone(aig, bad.iter().chain(&aig.constraints).copied());
     let mut reduced = Aig::new();
     let mut map = vec![Lit::FALSE; aig.num_nodes()];
@@ -120,7 +127,10 @@ pub fn cone_of_influence(aig: &Aig, bad: &[Lit]) -> (Aig, Restore) {
     let bads: Vec<Lit> = bad.iter().map(|&b| map_lit(&map, b)).collect();
     let bad = reduced.or_all(&bads);
     reduced.bad = vec![bad];
-    (reduced, restore)
+    let nodes = (map.iter().zip(&marked).enumerate())
+        .map(|(v, (&l, &m))| (m || v == 0).then_some(l))
+        .collect();
+    (reduced, restore, nodes)
 }
 
 /// Marks every node in the transitive fan-in of `roots`, through latches.

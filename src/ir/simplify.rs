@@ -31,6 +31,8 @@ pub struct Simplified {
     pub constants: usize,
     /// Latches merged into an equivalent one.
     pub merged: usize,
+    /// Each node's literal in `aig` (equal to it wherever the facts hold).
+    pub nodes: Vec<Lit>,
 }
 
 const ZERO: u8 = 0;
@@ -103,7 +105,7 @@ pub fn simplify_latches(aig: &Aig) -> Simplified {
         })
         .collect();
     let mut rounds = 0;
-    let (simplified, kept, representative) = loop {
+    let (simplified, kept, representative, nodes) = loop {
         let representative = representatives(&class);
         let (out, kept, map) = rebuild(aig, &constant, &representative);
         let mut ids = std::collections::HashMap::new();
@@ -115,14 +117,14 @@ pub fn simplify_latches(aig: &Aig) -> Simplified {
             })
             .collect();
         if representatives(&refined) == representative {
-            break (out, kept, representative);
+            break (out, kept, representative, map);
         }
         class = refined;
         rounds += 1;
         if rounds > MAX_REFINEMENTS {
             let identity: Vec<usize> = (0..n).collect();
-            let (out, kept, _) = rebuild(aig, &constant, &identity);
-            break (out, kept, identity);
+            let (out, kept, map) = rebuild(aig, &constant, &identity);
+            break (out, kept, identity, map);
         }
     };
     let mut facts = Vec::new();
@@ -149,6 +151,7 @@ pub fn simplify_latches(aig: &Aig) -> Simplified {
         aig: simplified,
         facts,
         constants,
+        nodes,
     }
 }
 

@@ -157,7 +157,9 @@ impl Checker {
 
 /// Merges functionally equivalent gates of `aig` within `budget`; inputs
 /// and latches keep their positions, and gates no output uses are dropped.
-pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, FraigStats) {
+/// Also returns each node's image, a literal of the swept circuit that
+/// computes the same function (none for a gate whose image was dropped).
+pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, Vec<Option<Lit>>, FraigStats) {
     let start = std::time::Instant::now();
     let mut stats = FraigStats {
         ands_before: aig.num_ands(),
@@ -257,10 +259,14 @@ pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, FraigStats) {
     reduced.bad = image(&aig.bad);
     reduced.justice = aig.justice.iter().map(|j| image(j)).collect();
     reduced.fairness = image(&aig.fairness);
-    let reduced = without_dangling(&reduced);
+    let (reduced, kept) = without_dangling(&reduced);
+    let images = map
+        .iter()
+        .map(|&l| kept[l.var().0 as usize].map(|k| k.xor(l.is_negated())));
+    let images = images.collect();
     stats.ands_after = reduced.num_ands();
     stats.time = start.elapsed();
-    (reduced, stats)
+    (reduced, images, stats)
 }
 
 /// Adds the pending refutations (each a value per input, then per latch)
@@ -306,7 +312,8 @@ fn refine(aig: &Aig, sigs: &mut Signatures, pending: &mut Vec<Vec<bool>>, rng: &
 
 /// A copy of `aig` without AND gates that no latch, property or constraint
 /// uses (inputs and latches keep their positions).
-pub fn without_dangling(aig: &Aig) -> Aig {
+/// Also returns each node's literal in the copy, if it was kept.
+pub fn without_dangling(aig: &Aig) -> (Aig, Vec<Option<Lit>>) {
     let roots = (aig.latches.iter().map(|l| l.next))
         .chain(aig.bad.iter().copied())
         .chain(aig.constraints.iter().copied())
@@ -330,7 +337,10 @@ pub fn without_dangling(aig: &Aig) -> Aig {
     out.bad = image(&aig.bad);
     out.justice = aig.justice.iter().map(|j| image(j)).collect();
     out.fairness = image(&aig.fairness);
-    out
+    let kept = (map.iter().enumerate())
+        .map(|(v, &l)| (v == 0 || used[v] || !matches!(aig.nodes()[v], Node::And(..))).then_some(l))
+        .collect();
+    (out, kept)
 }
 
 #[cfg(test)]
@@ -370,7 +380,7 @@ mod tests {
         let mut merged = 0;
         for _ in 0..300 {
             let aig = random_circuit(&mut rng);
-            let (swept, stats) = fraig(&aig, &Budget::unlimited());
+            let (swept, images, stats) = fraig(&aig, &Budget::unlimited());
             merged += stats.merged;
             assert_eq!(swept.inputs.len(), aig.inputs.len());
             assert_eq!(swept.latches.len(), aig.latches.len());
@@ -389,6 +399,12 @@ mod tests {
                 };
                 for (x, y) in outs(&aig).into_iter().zip(outs(&swept)) {
                     assert_eq!(lit_value(&v, x), lit_value(&w, y));
+                }
+                // Every node's image computes what it does.
+                for (node, image) in images.iter().enumerate() {
+                    if let Some(y) = *image {
+                        assert_eq!(v[node], lit_value(&w, y), "node {node}'s image");
+                    }
                 }
             }
         }

@@ -2,10 +2,11 @@
 //! then the cone of influence of the selected properties, with one map back.
 
 use crate::engines::CircuitInvariant;
-use crate::ir::aig::{Aig, Lit};
-use crate::ir::coi::{cone_of_influence, Restore};
+use crate::ir::aig::{map_lit, Aig, Lit};
+use crate::ir::coi::{cone_of_influence_mapped, Restore};
 use crate::ir::simplify::simplify_latches;
 use crate::preprocess::fraig::{fraig, FraigStats};
+use crate::preprocess::scorr::invariant_over;
 use crate::util::budget::Budget;
 use std::time::Duration;
 
@@ -25,6 +26,9 @@ pub struct Prepared {
     pub merged: usize,
     /// What SAT sweeping did, if it ran.
     pub fraig: Option<FraigStats>,
+    /// Each node of the original circuit's literal in `aig`, where it has
+    /// one: in every state where the facts hold, the two are equal.
+    pub images: Vec<Option<Lit>>,
 }
 
 impl Prepared {
@@ -56,11 +60,29 @@ impl Prepared {
         let reduced: Vec<Lit> = (self.restore.latches.iter().map(|&l| inputs[l]))
             .chain(self.restore.inputs.iter().map(|&i| model_inputs[i]))
             .collect();
-        let mut holds = crate::check::certificate::copy_circuit(&mut circuit, inv, &reduced);
+        let holds = crate::check::certificate::copy_circuit(&mut circuit, inv, &reduced);
+        self.with_facts(circuit, holds, &inputs)
+    }
+
+    /// Signal correspondence's equalities `repr` between nodes of the
+    /// reduced circuit as an invariant of `full`, over its own nodes
+    /// ([`invariant_over`]), conjoined with the facts.
+    pub fn original_correspondence(&self, full: &Aig, repr: &[Lit]) -> CircuitInvariant {
+        let inv = invariant_over(full, &self.aig, &self.images, repr);
+        let inputs: Vec<Lit> = (inv.circuit.inputs.iter())
+            .take(full.latches.len())
+            .map(|&v| Lit::new(v, false))
+            .collect();
+        self.with_facts(inv.circuit, inv.invariant, &inputs)
+    }
+
+    /// `holds` in `circuit` conjoined with the facts, where `latches` are
+    /// the original latches in `circuit`.
+    fn with_facts(&self, mut circuit: Aig, mut holds: Lit, latches: &[Lit]) -> CircuitInvariant {
         for cube in &self.facts {
             let mut inside = Lit::TRUE;
             for &(l, v) in cube {
-                inside = circuit.and(inside, inputs[l].xor(!v));
+                inside = circuit.and(inside, latches[l].xor(!v));
             }
             holds = circuit.and(holds, !inside);
         }
@@ -106,7 +128,16 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
     let mut facts: Vec<Vec<(usize, bool)>> = Vec::new();
     let (mut constants, mut merged) = (0, 0);
     let mut fraig_stats = None;
-    let mut simplify = |current: &mut Aig, restore: &mut Restore| {
+    let mut images: Vec<Option<Lit>> = (0..full.num_nodes())
+        .map(|v| Some(Lit::new(crate::ir::aig::Var(v as u32), false)))
+        .collect();
+    // Carries every image through one more stage's node map.
+    let through = |images: &mut Vec<Option<Lit>>, stage: &dyn Fn(Lit) -> Option<Lit>| {
+        for image in images.iter_mut() {
+            *image = image.and_then(stage);
+        }
+    };
+    let mut simplify = |current: &mut Aig, restore: &mut Restore, images: &mut Vec<Option<Lit>>| {
         let s = simplify_latches(current);
         // The facts are over `current`'s latches: state them over the input's.
         facts.extend(s.facts.iter().map(|cube| {
@@ -117,22 +148,25 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         constants += s.constants;
         merged += s.merged;
         *restore = restore.compose(&s.restore);
+        through(images, &|l| Some(map_lit(&s.nodes, l)));
         *current = s.aig;
     };
     if options.simplify {
-        simplify(&mut current, &mut restore);
+        simplify(&mut current, &mut restore, &mut images);
     }
     if let Some(time) = options.fraig {
-        let (swept, stats) = fraig(&current, &options.budget.narrowed(time));
+        let (swept, swept_images, stats) = fraig(&current, &options.budget.narrowed(time));
         let changed = stats.merged > 0;
         current = swept;
+        through(&mut images, &|l| image_of(&swept_images, l));
         fraig_stats = Some(stats);
         if changed && options.simplify {
-            simplify(&mut current, &mut restore);
+            simplify(&mut current, &mut restore, &mut images);
         }
     }
     let bad: Vec<Lit> = props.iter().map(|&p| current.bad[p]).collect();
-    let (aig, inner) = cone_of_influence(&current, &bad);
+    let (aig, inner, cone_images) = cone_of_influence_mapped(&current, &bad);
+    through(&mut images, &|l| image_of(&cone_images, l));
     Prepared {
         aig,
         restore: restore.compose(&inner),
@@ -140,5 +174,11 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         constants,
         merged,
         fraig: fraig_stats,
+        images,
     }
+}
+
+/// `l`'s image under a stage's node map, if its node has one.
+fn image_of(nodes: &[Option<Lit>], l: Lit) -> Option<Lit> {
+    nodes[l.var().0 as usize].map(|x| x.xor(l.is_negated()))
 }

@@ -1166,14 +1166,20 @@ fn check_circuit_with(
                     simple_path,
                     lemmas: prepared.facts.clone(),
                 }),
-                Proof::Circuit(inv) => {
+                proof @ (Proof::Circuit(_) | Proof::Correspondence(_)) => {
                     // Over the original latches, checked as its witness
                     // circuit (Certifaiger's checks, with their own encoding).
                     // The model as checked: the properties asked, not all
                     // of the file's (the witness's property says nothing of
                     // the others, so Certifaiger's property check would
                     // fail on them).
-                    let inv = prepared.original_circuit_invariant(full, &inv);
+                    let inv = match proof {
+                        Proof::Circuit(inv) => prepared.original_circuit_invariant(full, &inv),
+                        Proof::Correspondence(repr) => {
+                            prepared.original_correspondence(full, &repr)
+                        }
+                        _ => unreachable!("matched above"),
+                    };
                     let witness = certificate::witness_from_circuit(full, &bad, &inv);
                     let checked_model;
                     let model = if bad.len() == full.bad.len() {
