@@ -29,8 +29,8 @@
 //! all a bad state needs (one counts only where the constraints hold).
 //!
 //! The equalities are an inductive invariant over latches and inputs (a
-//! Certifaiger witness reads them as "bad ∨ ¬Eq"; see
-//! [`Correspondence::invariant`]). When the bad property falls into the
+//! Certifaiger witness reads them as "bad ∨ ¬Eq"), stated over the checked
+//! model's own nodes (see [`invariant_over`]). When the bad property falls into the
 //! constant-false class, the invariant proves it. A check that runs out of
 //! its conflict budget waits for the end of its round, where it may take
 //! longer; if it runs out there too, its member leaves its class: that only
