@@ -10,7 +10,7 @@
 use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::{self, Ic3Options};
 use invar::engines::kind::KindOptions;
-use invar::engines::{bmc, itp, kind, scorr, Limits, Proof, Verdict};
+use invar::engines::{bmc, itp, kind, scorr, CircuitInvariant, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
 use invar::ir::trace::Trace;
@@ -274,6 +274,21 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
             &ic3_shared,
         ];
         for outcome in engines {
+            // A circuit proof, checked as its witness circuit on both backends.
+            let mut check_circuit_proof = |inv: &CircuitInvariant| {
+                let witness = certificate::witness_from_circuit(&full, &bad, inv);
+                for checker in [backend, backend.other()] {
+                    certificate::check_witness(&full, &witness, checker, &Budget::unlimited())
+                        .unwrap_or_else(|e| {
+                            panic!("case {case}: {}'s invariant rejected: {e}", outcome.engine)
+                        });
+                }
+                if outcome.engine == "scorr" {
+                    scorr_proofs += 1;
+                } else {
+                    itp_proofs += 1;
+                }
+            };
             match (&outcome.verdict, truth) {
                 (Verdict::Unsafe(trace), Some(len)) => {
                     let reached = replayed_steps(&file, &props, &restore.trace(trace), case);
@@ -384,27 +399,13 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     certificate::check_witness(&full, &witness, backend, &Budget::unlimited())
                         .unwrap_or_else(|e| panic!("case {case}: certificate rejected: {e}"));
                 }
-                (Verdict::Safe(proof @ (Proof::Circuit(_) | Proof::Correspondence(_))), None) => {
-                    // Checked as its witness circuit, on both backends.
-                    let inv = match proof {
-                        Proof::Circuit(inv) => prepared.original_circuit_invariant(&full, inv),
-                        Proof::Correspondence(repr) => {
-                            prepared.original_correspondence(&full, repr)
-                        }
-                        _ => unreachable!("matched above"),
-                    };
-                    let witness = certificate::witness_from_circuit(&full, &bad, &inv);
-                    for checker in [backend, backend.other()] {
-                        certificate::check_witness(&full, &witness, checker, &Budget::unlimited())
-                            .unwrap_or_else(|e| {
-                                panic!("case {case}: {}'s invariant rejected: {e}", outcome.engine)
-                            });
-                    }
-                    if outcome.engine == "scorr" {
-                        scorr_proofs += 1;
-                    } else {
-                        itp_proofs += 1;
-                    }
+                (Verdict::Safe(Proof::Circuit(inv)), None) => {
+                    let inv = prepared.original_circuit_invariant(&full, inv);
+                    check_circuit_proof(&inv);
+                }
+                (Verdict::Safe(Proof::Correspondence(repr)), None) => {
+                    let inv = prepared.original_correspondence(&full, repr);
+                    check_circuit_proof(&inv);
                 }
                 // Signal correspondence only proves.
                 (Verdict::Unknown(_), Some(_)) if outcome.engine == "scorr" => {}

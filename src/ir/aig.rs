@@ -234,6 +234,19 @@ pub fn map_lit(map: &[Lit], lit: Lit) -> Lit {
     map[lit.var().0 as usize].xor(lit.is_negated())
 }
 
+/// The image of `lit` under a partial map (a node without an image was
+/// dropped by the stage that made the map).
+pub fn map_partial_lit(map: &[Option<Lit>], lit: Lit) -> Option<Lit> {
+    map[lit.var().0 as usize].map(|image| image.xor(lit.is_negated()))
+}
+
+/// The partial map that sends each of `aig`'s nodes to itself.
+pub fn identity_images(aig: &Aig) -> Vec<Option<Lit>> {
+    (0..aig.num_nodes() as u32)
+        .map(|v| Some(Lit::new(Var(v), false)))
+        .collect()
+}
+
 impl Aig {
     /// Copies the AND gates of `from` whose node `keep` accepts into `self`,
     /// in topological order, recording each gate's image in `map` (whose

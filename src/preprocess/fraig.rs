@@ -19,7 +19,7 @@
 //! conflict budget counts as "not proven", and the sweep stops at its time
 //! budget, keeping what it proved.
 
-use crate::ir::aig::{map_lit, Aig, Lit, Node};
+use crate::ir::aig::{map_lit, map_partial_lit, Aig, Lit, Node};
 use crate::sat::core::Core;
 use crate::sat::tseitin::encode_cone;
 use crate::sat::{self, SolveResult, Solver};
@@ -260,10 +260,7 @@ pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, Vec<Option<Lit>>, FraigStats) 
     reduced.justice = aig.justice.iter().map(|j| image(j)).collect();
     reduced.fairness = image(&aig.fairness);
     let (reduced, kept) = without_dangling(&reduced);
-    let images = map
-        .iter()
-        .map(|&l| kept[l.var().0 as usize].map(|k| k.xor(l.is_negated())));
-    let images = images.collect();
+    let images = map.iter().map(|&l| map_partial_lit(&kept, l)).collect();
     stats.ands_after = reduced.num_ands();
     stats.time = start.elapsed();
     (reduced, images, stats)

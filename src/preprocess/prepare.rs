@@ -2,7 +2,7 @@
 //! then the cone of influence of the selected properties, with one map back.
 
 use crate::engines::CircuitInvariant;
-use crate::ir::aig::{map_lit, Aig, Lit};
+use crate::ir::aig::{identity_images, map_lit, map_partial_lit, Aig, Lit};
 use crate::ir::coi::{cone_of_influence_mapped, Restore};
 use crate::ir::simplify::simplify_latches;
 use crate::preprocess::fraig::{fraig, FraigStats};
@@ -128,9 +128,7 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
     let mut facts: Vec<Vec<(usize, bool)>> = Vec::new();
     let (mut constants, mut merged) = (0, 0);
     let mut fraig_stats = None;
-    let mut images: Vec<Option<Lit>> = (0..full.num_nodes())
-        .map(|v| Some(Lit::new(crate::ir::aig::Var(v as u32), false)))
-        .collect();
+    let mut images = identity_images(full);
     // Carries every image through one more stage's node map.
     let through = |images: &mut Vec<Option<Lit>>, stage: &dyn Fn(Lit) -> Option<Lit>| {
         for image in images.iter_mut() {
@@ -158,7 +156,7 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         let (swept, swept_images, stats) = fraig(&current, &options.budget.narrowed(time));
         let changed = stats.merged > 0;
         current = swept;
-        through(&mut images, &|l| image_of(&swept_images, l));
+        through(&mut images, &|l| map_partial_lit(&swept_images, l));
         fraig_stats = Some(stats);
         if changed && options.simplify {
             simplify(&mut current, &mut restore, &mut images);
@@ -166,7 +164,7 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
     }
     let bad: Vec<Lit> = props.iter().map(|&p| current.bad[p]).collect();
     let (aig, inner, cone_images) = cone_of_influence_mapped(&current, &bad);
-    through(&mut images, &|l| image_of(&cone_images, l));
+    through(&mut images, &|l| map_partial_lit(&cone_images, l));
     Prepared {
         aig,
         restore: restore.compose(&inner),
@@ -176,9 +174,4 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         fraig: fraig_stats,
         images,
     }
-}
-
-/// `l`'s image under a stage's node map, if its node has one.
-fn image_of(nodes: &[Option<Lit>], l: Lit) -> Option<Lit> {
-    nodes[l.var().0 as usize].map(|x| x.xor(l.is_negated()))
 }

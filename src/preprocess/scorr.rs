@@ -94,15 +94,6 @@ impl Correspondence {
     pub fn is_false(&self, lit: Lit) -> bool {
         map_lit(&self.repr, lit) == Lit::FALSE
     }
-
-    /// The equalities as an invariant of `aig` itself (see
-    /// [`invariant_over`]).
-    pub fn invariant(&self, aig: &Aig) -> CircuitInvariant {
-        let images: Vec<Option<Lit>> = (0..aig.num_nodes() as u32)
-            .map(|v| Some(Lit::new(crate::ir::aig::Var(v), false)))
-            .collect();
-        invariant_over(aig, aig, &images, &self.repr)
-    }
 }
 
 /// One side of an equality of [`invariant_over`]: a node of the model, or
@@ -1162,7 +1153,7 @@ fn search(aig: &Aig, budget: &Budget, step: bool, conflicts: u64) -> Option<Corr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::aig::lit_value;
+    use crate::ir::aig::{identity_images, lit_value};
 
     /// A random circuit with redundant state: two copies of one small
     /// machine, some latches of the second fed by the first's gates, and a
@@ -1426,7 +1417,11 @@ mod tests {
             if !c.is_false(aig.bad[0]) {
                 continue;
             }
-            let witness = witness_from_circuit(&aig, &aig.bad, &c.invariant(&aig));
+            let witness = witness_from_circuit(
+                &aig,
+                &aig.bad,
+                &invariant_over(&aig, &aig, &identity_images(&aig), &c.repr),
+            );
             for backend in [Backend::Core, Backend::Cadical] {
                 let verdict = check_witness(&aig, &witness, backend, &Budget::unlimited());
                 if !holds {

@@ -20,7 +20,8 @@ use crate::engines::ic3ia;
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
 use crate::engines::{
-    bmc, AbstractionStats, InvariantVerdict, Limits, Outcome, Proof, Stats, Verdict,
+    bmc, AbstractionStats, CircuitInvariant, InvariantVerdict, Limits, Outcome, Proof, Stats,
+    Verdict,
 };
 use crate::engines::{itp, scorr};
 use crate::formats::aiger::Aiger;
@@ -1150,6 +1151,27 @@ fn check_circuit_with(
             });
             let checker = backend.other();
             let check_start = Instant::now();
+            // Over the original latches, checked as its witness circuit
+            // (Certifaiger's checks, with their own encoding). The model as
+            // checked: the properties asked, not all of the file's (the
+            // witness's property says nothing of the others, so
+            // Certifaiger's property check would fail on them).
+            let check_circuit = |inv: CircuitInvariant| {
+                let witness = certificate::witness_from_circuit(full, &bad, &inv);
+                let checked_model;
+                let model = if bad.len() == full.bad.len() {
+                    full
+                } else {
+                    checked_model = {
+                        let mut m = full.clone();
+                        m.bad = bad.clone();
+                        m
+                    };
+                    &checked_model
+                };
+                certificate::check_witness(model, &witness, checker, &check_budget)
+                    .map(|()| Evidence::Circuit(inv))
+            };
             let checked = match proof {
                 Proof::KInduction { k, simple_path } => kinduction::check(
                     full,
@@ -1166,34 +1188,11 @@ fn check_circuit_with(
                     simple_path,
                     lemmas: prepared.facts.clone(),
                 }),
-                proof @ (Proof::Circuit(_) | Proof::Correspondence(_)) => {
-                    // Over the original latches, checked as its witness
-                    // circuit (Certifaiger's checks, with their own encoding).
-                    // The model as checked: the properties asked, not all
-                    // of the file's (the witness's property says nothing of
-                    // the others, so Certifaiger's property check would
-                    // fail on them).
-                    let inv = match proof {
-                        Proof::Circuit(inv) => prepared.original_circuit_invariant(full, &inv),
-                        Proof::Correspondence(repr) => {
-                            prepared.original_correspondence(full, &repr)
-                        }
-                        _ => unreachable!("matched above"),
-                    };
-                    let witness = certificate::witness_from_circuit(full, &bad, &inv);
-                    let checked_model;
-                    let model = if bad.len() == full.bad.len() {
-                        full
-                    } else {
-                        checked_model = {
-                            let mut m = full.clone();
-                            m.bad = bad.clone();
-                            m
-                        };
-                        &checked_model
-                    };
-                    certificate::check_witness(model, &witness, checker, &check_budget)
-                        .map(|()| Evidence::Circuit(inv))
+                Proof::Circuit(inv) => {
+                    check_circuit(prepared.original_circuit_invariant(full, &inv))
+                }
+                Proof::Correspondence(repr) => {
+                    check_circuit(prepared.original_correspondence(full, &repr))
                 }
                 Proof::Invariant(cubes) => {
                     // The invariant over the original latch positions.
