@@ -815,6 +815,8 @@ impl<'a> Frames<'a> {
             return Some(false);
         }
         self.solver.set_conflict_limit(Some(conflicts));
+        // Both queries have the same cone: computed once.
+        self.solver.pin_domain(&[x, y]);
         let mut answer = Some(false);
         for (p, q) in [(x, !y), (!x, y)] {
             answer = match Solver::solve(&mut self.solver, &[p, q]) {
@@ -824,6 +826,7 @@ impl<'a> Frames<'a> {
             };
             break;
         }
+        self.solver.unpin_domain();
         self.solver.set_conflict_limit(None);
         answer
     }
