@@ -272,6 +272,8 @@ struct Classes {
     repr: Vec<Lit>,
     /// Each node's class (an index into `members`), `NO_CLASS` if alone.
     index: Vec<u32>,
+    /// Scratch marks of [`Classes::refine_separated`]'s traversal.
+    seen: Vec<bool>,
 }
 
 /// The class index of a node in no class.
@@ -310,6 +312,7 @@ impl Classes {
                 .map(|v| Lit::new(crate::ir::aig::Var(v), false))
                 .collect(),
             index: vec![NO_CLASS; n],
+            seen: vec![false; n],
         };
         classes.set_repr(sigs);
         classes.reindex();
@@ -388,17 +391,49 @@ impl Classes {
         split
     }
 
-    /// Splits the class of every member below `m` that the latest word of
-    /// `sigs` separates from its representative; whether any split: what
-    /// [`Classes::refine`] does there, by a scan of the nodes. (A model of a
-    /// reduced check can separate a member's own gate from its
-    /// representative through a lower member that differs from its own;
-    /// on `cal226`, most of the base case's 10,000 refutations were such,
-    /// and refining every class after each, 48,000 of them, took most of
-    /// the search.)
-    fn refine_separated(&mut self, m: u32, sigs: &Signatures) -> bool {
+    /// Splits the class of every node the check of `m` read (its own
+    /// gate's cone, each node through `read`, the representatives the
+    /// check's frames read it as) that the latest word of `sigs` separates
+    /// from its representative; whether any split. A model of a reduced
+    /// check can separate a member's own gate from its representative
+    /// through a lower member that differs from its own: if no node it
+    /// read differs from its reading, simulation agrees with the reduced
+    /// reading and separates `m`'s class itself. (Refining every class
+    /// after each such model, 48,000 of them on `cal226` in 10,000
+    /// refutations, took most of its search; then a scan of every node
+    /// below `m`, 7% of it.)
+    fn refine_separated(&mut self, aig: &Aig, m: u32, read: &[Lit], sigs: &Signatures) -> bool {
+        let mut stack = vec![m];
+        let mut visited = vec![m];
+        let mut found = Vec::new();
+        self.seen[m as usize] = true;
+        while let Some(x) = stack.pop() {
+            if x != m && self.index[x as usize] != NO_CLASS && self.separated(x, sigs) {
+                found.push(x);
+            }
+            // A node read as another is read no further; `m` is read as
+            // its own gate and as its representative.
+            let r = read[x as usize].var().0;
+            let fanins = match aig.nodes()[x as usize] {
+                Node::And(a, b) if x == m || r == x => [a.var().0, b.var().0],
+                _ => [r, r],
+            };
+            for y in [r, fanins[0], fanins[1]] {
+                if !self.seen[y as usize] {
+                    self.seen[y as usize] = true;
+                    visited.push(y);
+                    stack.push(y);
+                }
+            }
+        }
+        for v in visited {
+            self.seen[v as usize] = false;
+        }
+        // In node order, as a full refinement would: a split may change
+        // the representatives of nodes found later.
+        found.sort_unstable();
         let mut split = false;
-        for x in 0..m {
+        for x in found {
             if self.index[x as usize] != NO_CLASS && self.separated(x, sigs) {
                 split |= self.refine_class_of(x, sigs);
             }
@@ -1053,7 +1088,7 @@ impl Search<'_> {
             let added = self.patterns.add(self.aig, &mut self.sigs, p);
             if !added
                 || !(self.classes.refine_class_of(m, &self.sigs)
-                    || self.classes.refine_separated(m, &self.sigs))
+                    || (self.classes).refine_separated(self.aig, m, &frames.repr, &self.sigs))
             {
                 // Simulation must split some pair at or below m (a fanin,
                 // or a representative: all are lower nodes); if not, drop
