@@ -403,11 +403,13 @@ impl Classes {
     /// refutations, took most of its search; then a scan of every node
     /// below `m`, 7% of it.)
     fn refine_separated(&mut self, aig: &Aig, m: u32, read: &[Lit], sigs: &Signatures) -> bool {
-        let mut stack = vec![m];
+        // The nodes reached, in the order reached: the worklist too.
         let mut visited = vec![m];
         let mut found = Vec::new();
         self.seen[m as usize] = true;
-        while let Some(x) = stack.pop() {
+        let mut next = 0;
+        while let Some(&x) = visited.get(next) {
+            next += 1;
             if x != m && self.index[x as usize] != NO_CLASS && self.separated(x, sigs) {
                 found.push(x);
             }
@@ -422,7 +424,6 @@ impl Classes {
                 if !self.seen[y as usize] {
                     self.seen[y as usize] = true;
                     visited.push(y);
-                    stack.push(y);
                 }
             }
         }
@@ -1088,7 +1089,9 @@ impl Search<'_> {
             let added = self.patterns.add(self.aig, &mut self.sigs, p);
             if !added
                 || !(self.classes.refine_class_of(m, &self.sigs)
-                    || (self.classes).refine_separated(self.aig, m, &frames.repr, &self.sigs))
+                    || self
+                        .classes
+                        .refine_separated(self.aig, m, &frames.repr, &self.sigs))
             {
                 // Simulation must split some pair at or below m (a fanin,
                 // or a representative: all are lower nodes); if not, drop
