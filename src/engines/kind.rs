@@ -241,6 +241,9 @@ pub fn step_cases(
     let limits = &options.limits;
     let mut step = StepCase::new(aig, limits, options.simple_path);
     let mut k = 0;
+    // The depth the base case must clear before the next step case is worth
+    // asking: the one the last step case asked would have needed.
+    let mut needed = 0;
     let verdict = loop {
         if limits.max_depth.is_some_and(|m| k > m) {
             break Verdict::Unknown(format!("not proved up to k = {}", k));
@@ -249,10 +252,20 @@ pub fn step_cases(
             k += 1;
             continue;
         }
+        // A step case proves only once the base case has cleared its depth,
+        // so running ahead of the base case proves nothing sooner; it only
+        // grows the unrolling (k = 2,048 on a 2,400-gate circuit whose base
+        // case was at 15, its encoding holding the shared core for seconds).
+        if let Err(reason) = keep_behind_base(needed, base, &limits.budget) {
+            break Verdict::Unknown(reason);
+        }
         match step.check(k) {
             SolveResult::Unsat => break await_base(k + 1, options.simple_path, base, wait, proved),
             SolveResult::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
-            SolveResult::Sat => k += 1,
+            SolveResult::Sat => {
+                needed = k + 1;
+                k += 1;
+            }
         }
     };
     let outcome = Outcome {
@@ -269,6 +282,28 @@ pub fn step_cases(
         },
     };
     super::sabotage(aig, outcome)
+}
+
+/// Returns once `base` has cleared `depth` depths; until then the step cases'
+/// turns go to the other members (`budget` takes turns). Fails, with the
+/// reason for an unknown, if the base case ends first or the budget is spent.
+fn keep_behind_base(depth: usize, base: &SharedBase, budget: &Budget) -> Result<(), String> {
+    loop {
+        // Read `ended` first: a run that ended has published its last depth.
+        let ended = base.ended.load(Ordering::Acquire);
+        if base.cleared.load(Ordering::Acquire) >= depth {
+            return Ok(());
+        }
+        if ended {
+            return Err(format!("the base case ended before depth {depth}"));
+        }
+        budget.pass_turn();
+        if budget.expired() {
+            return Err(interrupted_reason(budget));
+        }
+        // Alone on the core (the others ended), the turn comes straight back.
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// The proof of a step case UNSAT at depth `k` (k good steps cannot be
@@ -353,6 +388,23 @@ mod tests {
             }
             other => panic!("expected a 3-induction proof, got {other:?}"),
         }
+    }
+
+    /// With the base case running but stuck at depth 0, the step cases ask
+    /// depth 0 only: the next one would need the base case at depth 1 first
+    /// (without the wait they reach the 3-induction proof at k = 2).
+    #[test]
+    fn step_cases_stay_behind_the_base_case() {
+        let aig = shift_register();
+        let mut options = options();
+        options.limits.budget = Budget::with_timeout(Duration::from_millis(300));
+        let base = SharedBase::default();
+        let _running = base.run();
+        let mut calls = 0;
+        let outcome = step_cases(&aig, &options, &base, &options.limits.budget, || calls += 1);
+        assert_eq!(calls, 0, "a step case was proved without the base case");
+        assert_eq!(outcome.stats.depth, 1, "{:?}", outcome.verdict);
+        assert!(matches!(outcome.verdict, Verdict::Unknown(_)));
     }
 
     #[test]

@@ -144,6 +144,15 @@ impl Budget {
         }
     }
 
+    /// Hands the rest of this member's turn ([`Budget::taking_turn`]) to the
+    /// next member, for an engine that has nothing to do yet; a budget that
+    /// takes no turns, or does not hold the turn, is left as it is.
+    pub fn pass_turn(&self) {
+        if let Some((turns, me)) = &self.turn {
+            turns.hand_on(*me);
+        }
+    }
+
     /// The deadline, if any.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
@@ -223,6 +232,14 @@ impl Turns {
         if let Some(next) = next {
             self.holder.store(next, Ordering::Release);
             self.handed_over.notify_all();
+        }
+    }
+
+    /// Member `me`, if it holds the turn, passes it on now.
+    fn hand_on(&self, me: usize) {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if self.holder.load(Ordering::Acquire) == me {
+            self.pass(me, &live, self.now());
         }
     }
 
@@ -363,6 +380,26 @@ mod tests {
         assert!(crashed.is_err());
         assert!(!waiting.expired());
         assert!(start.elapsed() < Duration::from_secs(30));
+    }
+
+    /// A member that passes its turn hands the core on at once: the other
+    /// runs although the holder's slice (an hour) has just begun.
+    #[test]
+    fn a_passed_turn_goes_to_the_next_member() {
+        let turns = Turns::new(2, Duration::from_secs(3600));
+        let budget = Budget::with_timeout(Duration::from_secs(60));
+        let holder = budget.taking_turn(&turns, 0);
+        let waiting = budget.taking_turn(&turns, 1);
+        assert!(!holder.expired());
+        let start = Instant::now();
+        let other = std::thread::spawn(move || waiting.expired());
+        std::thread::sleep(Duration::from_millis(50));
+        holder.pass_turn();
+        assert!(!other.join().unwrap());
+        assert!(start.elapsed() < Duration::from_secs(30));
+        // Passing a turn one does not hold changes nothing.
+        holder.pass_turn();
+        assert_eq!(turns.holder.load(Ordering::Acquire), 1);
     }
 
     /// A member waiting for its turn notices the stop of the run.
