@@ -222,7 +222,9 @@ impl Drop for BaseRun<'_> {
 /// k-induction whose base case another engine runs: only step cases here
 /// (at sparse depths with `sparse_steps`). BMC and the step case then share
 /// no solver, so a portfolio can give each its own turns, and the step
-/// cases take nothing from BMC's bug finding. When a step case is UNSAT at
+/// cases take nothing from BMC's bug finding. A step case is asked only once
+/// the base case has cleared the depth the previous one needed, its turns
+/// handed on meanwhile (see `keep_behind_base`). When a step case is UNSAT at
 /// k, `proved` is called (the caller gives up its share of the core) and
 /// the proof waits, polling under `wait` (a budget that does not take
 /// turns), until `base` has cleared k depths; it fails if the base case
