@@ -224,7 +224,7 @@ impl Drop for BaseRun<'_> {
 /// no solver, so a portfolio can give each its own turns, and the step
 /// cases take nothing from BMC's bug finding. A step case is asked only once
 /// the base case has cleared the depth the previous one needed, its turns
-/// handed on meanwhile (see `keep_behind_base`). When a step case is UNSAT at
+/// handed on meanwhile. When a step case is UNSAT at
 /// k, `proved` is called (the caller gives up its share of the core) and
 /// the proof waits, polling under `wait` (a budget that does not take
 /// turns), until `base` has cleared k depths; it fails if the base case
@@ -258,8 +258,13 @@ pub fn step_cases(
         // so running ahead of the base case proves nothing sooner; it only
         // grows the unrolling (k = 2,048 on a 2,400-gate circuit whose base
         // case was at 15, its encoding holding the shared core for seconds).
-        if let Err(reason) = keep_behind_base(needed, base, &limits.budget) {
-            break Verdict::Unknown(reason);
+        // Meanwhile the step cases' turns go to the other members.
+        match wait_for_base(needed, base, &limits.budget) {
+            Ok(()) => {}
+            Err(BaseShort::Ended) => {
+                break Verdict::Unknown(format!("the base case ended before depth {needed}"))
+            }
+            Err(BaseShort::Spent) => break Verdict::Unknown(interrupted_reason(&limits.budget)),
         }
         match step.check(k) {
             SolveResult::Unsat => break await_base(k + 1, options.simple_path, base, wait, proved),
@@ -286,10 +291,17 @@ pub fn step_cases(
     super::sabotage(aig, outcome)
 }
 
-/// Returns once `base` has cleared `depth` depths; until then the step cases'
-/// turns go to the other members (`budget` takes turns). Fails, with the
-/// reason for an unknown, if the base case ends first or the budget is spent.
-fn keep_behind_base(depth: usize, base: &SharedBase, budget: &Budget) -> Result<(), String> {
+/// Why [`wait_for_base`] returned before the base case reached its depth.
+enum BaseShort {
+    /// The base case ended first.
+    Ended,
+    /// The budget is spent.
+    Spent,
+}
+
+/// Returns once `base` has cleared `depth` depths. Meanwhile a `budget` that
+/// takes turns hands them on: its holder has nothing to do until then.
+fn wait_for_base(depth: usize, base: &SharedBase, budget: &Budget) -> Result<(), BaseShort> {
     loop {
         // Read `ended` first: a run that ended has published its last depth.
         let ended = base.ended.load(Ordering::Acquire);
@@ -297,13 +309,13 @@ fn keep_behind_base(depth: usize, base: &SharedBase, budget: &Budget) -> Result<
             return Ok(());
         }
         if ended {
-            return Err(format!("the base case ended before depth {depth}"));
+            return Err(BaseShort::Ended);
         }
         budget.pass_turn();
         if budget.expired() {
-            return Err(interrupted_reason(budget));
+            return Err(BaseShort::Spent);
         }
-        // Alone on the core (the others ended), the turn comes straight back.
+        // Without turns, or alone on the core, this loop polls.
         std::thread::sleep(Duration::from_millis(5));
     }
 }
@@ -318,21 +330,12 @@ fn await_base(
     proved: impl FnOnce(),
 ) -> Verdict {
     proved();
-    loop {
-        // Read `ended` first: a run that ended has published its last depth.
-        let ended = base.ended.load(Ordering::Acquire);
-        if base.cleared.load(Ordering::Acquire) >= k {
-            return Verdict::Safe(Proof::KInduction { k, simple_path });
-        }
-        if ended {
-            return Verdict::Unknown(format!(
-                "{k}-inductive, but the base case ended before depth {k}"
-            ));
-        }
-        if wait.expired() {
-            return Verdict::Unknown(interrupted_reason(wait));
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    match wait_for_base(k, base, wait) {
+        Ok(()) => Verdict::Safe(Proof::KInduction { k, simple_path }),
+        Err(BaseShort::Ended) => Verdict::Unknown(format!(
+            "{k}-inductive, but the base case ended before depth {k}"
+        )),
+        Err(BaseShort::Spent) => Verdict::Unknown(interrupted_reason(wait)),
     }
 }
 
