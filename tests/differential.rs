@@ -252,7 +252,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                 shared_solver: true,
                 parent_lemma: false,
                 predict: true,
-                ctp: true,
+                ctp: ic3::Ctp::Every,
                 mic_attempts: 3,
                 ..Ic3Options::default()
             },

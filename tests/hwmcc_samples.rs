@@ -159,3 +159,43 @@ fn auto_proves_a_k_inductive_circuit_by_step_cases_on_bmcs_base_case() {
     assert!(json.contains("\"engine\": \"kind\""), "{json}");
     assert!(json.contains("\"k\": 7,"), "{json}");
 }
+
+/// `auto`'s second IC3 blocks counterexamples to propagation of lemmas that
+/// failed to push in an earlier round (`Ctp::Stuck`). The random circuits
+/// of `tests/differential.rs` converge before any lemma is stuck twice (0
+/// CTPs over 2,000 cases), so it is exercised here on HWMCC circuits where
+/// it fires: each must be proved, its invariant passing the independent
+/// check before the verdict is printed. Measured (session 50): 303 + 102 +
+/// 11 + 8 + 7 CTPs, 0.1-1.6 s each; the limit is generous.
+#[test]
+fn ic3_blocking_counterexamples_to_propagation_of_stuck_lemmas_proves_samples() {
+    let mut ctps = 0;
+    for name in [
+        "wolf-2018D-zipcpu-busdelay-p20",
+        "goel-opensource-Heap-Heap",
+        "wolf-2019C-vgasim_imgfifo-p099",
+        "wolf-2019C-zipversa_composecrc_prf-p06",
+        "goel-opensource-h_TreeArb-h_TreeArb",
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("hwmcc-samples/{name}.aig"));
+        let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+            .args(["check", path.to_str().unwrap(), "--engine", "ic3"])
+            .args(["--json", "--timeout", "120"])
+            .env("INVAR_IC3_CTP", "stuck")
+            .output()
+            .unwrap();
+        let json = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(20), "{name}: {json}");
+        assert!(json.contains("\"proof_checked_by\""), "{name}: {json}");
+        let field = json.split("\"ic3_ctps\": ").nth(1).expect("ic3_ctps");
+        let n: u64 = field
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        ctps += n;
+    }
+    assert!(ctps >= 100, "counterexamples to propagation {ctps}");
+}

@@ -1295,8 +1295,10 @@ fn ic3_options(limits: Limits) -> Ic3Options {
     if set("INVAR_IC3_PREDICT") {
         options.predict = true;
     }
-    if set("INVAR_IC3_CTP") {
-        options.ctp = true;
+    match std::env::var("INVAR_IC3_CTP").as_deref() {
+        Ok("stuck") => options.ctp = ic3::Ctp::Stuck,
+        Ok(_) => options.ctp = ic3::Ctp::Every,
+        Err(_) => {}
     }
     options
 }
@@ -1353,9 +1355,8 @@ fn run_engine(
         }
         Engine::Auto => {
             // One core for IC3 as configured (CTGs: the stronger prover);
-            // the other shared, in turns, by BMC, IC3 without CTGs, which
-            // finds bugs that CTGs slow down (ABC's pdr and rIC3's IC3 run
-            // without them by default), and the step cases of k-induction
+            // the other shared, in turns, by BMC, a second IC3 (below), and
+            // the step cases of k-induction
             // at sparse depths, whose base case is BMC's: k-induction
             // proves circuits whose invariant IC3 does not find (dspfilters
             // from SymbiYosys, HWMCC'19's k-induction wins). See
@@ -1401,9 +1402,21 @@ fn run_engine(
                 simple_path: false,
                 sparse_steps: true,
             };
-            let mut down = ic3_options.clone();
-            down.generalization = ic3::Generalization::Down;
-            down.limits.budget = limits.budget.taking_turn(&turns, first + 1);
+            // The second IC3 keeps CTGs and blocks counterexamples to
+            // propagation of lemmas that failed to push in an earlier round
+            // (`Ctp::Stuck`): that proves the zipcpu busdelay circuits the
+            // first leaves open, and would cost the first the qspiflash
+            // circuits whose frames the extra lemmas keep from converging.
+            // INVAR_AUTO_SECOND_DOWN: the second IC3 of sessions 37-49
+            // (plain `down`, no CTPs), for measurement. docs/ARCHITECTURE.md,
+            // session 50.
+            let mut second = ic3_options.clone();
+            if std::env::var_os("INVAR_AUTO_SECOND_DOWN").is_some() {
+                second.generalization = ic3::Generalization::Down;
+            } else {
+                second.ctp = ic3::Ctp::Stuck;
+            }
+            second.limits.budget = limits.budget.taking_turn(&turns, first + 1);
             let base = &kind::SharedBase::default();
             let turns = &turns;
             let mut engines: Vec<EngineFn> = vec![
@@ -1415,7 +1428,7 @@ fn run_engine(
                 }),
                 Box::new(move |aig| {
                     let _seat = turns.seat(first + 1);
-                    ic3::check(aig, &down)
+                    ic3::check(aig, &second)
                 }),
             ];
             if with_kind {

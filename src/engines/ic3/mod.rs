@@ -102,9 +102,22 @@ pub struct Ic3Options {
     /// counterexample to propagation falsifies (`generalize.rs`); off by
     /// default: measured within the noise (docs/ARCHITECTURE.md).
     pub predict: bool,
-    /// Block counterexamples to propagation (`propagate.rs`); off by
-    /// default (measured: docs/ARCHITECTURE.md).
-    pub ctp: bool,
+    /// Which failed pushes block counterexamples to propagation
+    /// (`propagate.rs`); off by default, on in `auto`'s second IC3
+    /// (measured: docs/ARCHITECTURE.md).
+    pub ctp: Ctp,
+}
+
+/// Counterexamples to propagation: on which lemmas they are looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ctp {
+    /// None.
+    Off,
+    /// Lemmas that already failed to push from their level in an earlier
+    /// round: a lemma that fails once often moves later on its own.
+    Stuck,
+    /// Every lemma that fails to push.
+    Every,
 }
 
 impl Default for Ic3Options {
@@ -125,7 +138,7 @@ impl Default for Ic3Options {
             relift: true,
             parent_lemma: true,
             predict: false,
-            ctp: false,
+            ctp: Ctp::Off,
         }
     }
 }
@@ -199,6 +212,9 @@ pub struct Ic3<D: Domain> {
     queue: ObligationQueue,
     /// Per atom: how many lemmas it occurred in (grows with the domain).
     activity: Vec<f64>,
+    /// Lemmas that failed to push from their level and have not moved
+    /// since ([`Ctp::Stuck`]).
+    stuck: std::collections::HashSet<Cube>,
     stats: Ic3Stats,
 }
 
@@ -259,6 +275,7 @@ impl<D: Domain> Ic3<D> {
             options,
             frames: Frames::new(),
             queue: ObligationQueue::default(),
+            stuck: Default::default(),
             stats: Ic3Stats::default(),
         }
     }

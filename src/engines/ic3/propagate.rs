@@ -14,6 +14,12 @@
 //! the number of distinct frames empties a level) at the cost of a
 //! logarithmic number of full rounds.
 //!
+//! Counterexamples to propagation (`Ctp`) strengthen a level so a lemma
+//! can move; `Ctp::Stuck` looks for them only on lemmas that already
+//! failed to push in an earlier round, since a lemma that fails once often
+//! moves later on its own, and every CTP lemma can keep its level from
+//! emptying (measured: docs/ARCHITECTURE.md, sessions 37 and 50).
+//!
 //! After propagation, the largest subset of the top level's lemmas that is
 //! inductive together with the infinite frame (found by dropping
 //! non-inductive lemmas, Houdini-style, for a bounded number of rounds)
@@ -21,7 +27,7 @@
 
 use super::cube::Cube;
 use super::domain::{Consecution, Domain, Lift, Target, Want};
-use super::{Ic3, Interrupted};
+use super::{Ctp, Ic3, Interrupted};
 use std::time::Instant;
 
 /// Counterexamples to propagation blocked per lemma and round.
@@ -79,7 +85,7 @@ impl<D: Domain> Ic3<D> {
     }
 
     /// Whether lemma `¬cube` of `level` holds at `level + 1`, with the
-    /// reduced cube if so. With `ctp`, a counterexample to propagation (a
+    /// reduced cube if so. Where [`Ctp`] asks, a counterexample to propagation (a
     /// state of F_level stepping into the cube) that is itself unreachable
     /// within `level` steps is blocked by a lemma at `level`, and the push
     /// is tried again, up to [`CTP_ATTEMPTS`] times (Suda, "Triggered
@@ -87,7 +93,12 @@ impl<D: Domain> Ic3<D> {
     fn push_lemma(&mut self, cube: &Cube, level: usize) -> Result<Option<Cube>, Interrupted> {
         // At level 1 a CTP would be blocked against the initial states
         // alone; none is looked for there.
-        let ctp = self.options.ctp && level >= 2;
+        let ctp = level >= 2
+            && match self.options.ctp {
+                Ctp::Off => false,
+                Ctp::Stuck => self.stuck.contains(cube),
+                Ctp::Every => true,
+            };
         let want = match ctp {
             true => Want {
                 model: true,
@@ -98,9 +109,17 @@ impl<D: Domain> Ic3<D> {
         };
         for _ in 0..=CTP_ATTEMPTS {
             let model = match self.relative_induction(cube, level + 1, want)? {
-                Consecution::Inductive(core) => return Ok(Some(core)),
+                Consecution::Inductive(core) => {
+                    if ctp {
+                        self.stuck.remove(cube);
+                    }
+                    return Ok(Some(core));
+                }
                 Consecution::Predecessor(model) => model,
             };
+            if self.options.ctp == Ctp::Stuck && !ctp && level >= 2 {
+                self.stuck.insert(cube.clone());
+            }
             if !ctp {
                 break;
             }
