@@ -1356,12 +1356,12 @@ fn run_engine(
         Engine::Auto => {
             // One core for IC3 as configured (CTGs: the stronger prover);
             // the other shared, in turns, by BMC, a second IC3 (below), and
-            // the step cases of k-induction
-            // at sparse depths, whose base case is BMC's: k-induction
-            // proves circuits whose invariant IC3 does not find (dspfilters
-            // from SymbiYosys, HWMCC'19's k-induction wins). See
-            // docs/ARCHITECTURE.md. INVAR_AUTO_NO_KIND: the two-member
-            // turns of session 37, for measurement.
+            // the step cases of k-induction at sparse depths, whose base
+            // case is BMC's: k-induction proves circuits whose invariant
+            // IC3 does not find (dspfilters from SymbiYosys, HWMCC'19's
+            // k-induction wins). See docs/ARCHITECTURE.md.
+            // INVAR_AUTO_NO_KIND: the two-member turns of session 37, for
+            // measurement.
             let with_kind = circuit_proofs && std::env::var_os("INVAR_AUTO_NO_KIND").is_none();
             // Signal correspondence: a search that ends, in seconds on most
             // HWMCC circuits (up to ~13 s on the largest industrial ones;
