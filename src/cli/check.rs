@@ -178,7 +178,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
     if let Some(i) = &s.ic3 {
         eprintln!(
             "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs, {} of {} predicted), \
-             {} propagated ({} CTPs), {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
+             {} propagated ({} CTPs, {} failed pushes answered by a kept witness), {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
              generalization {:.3}s, propagation {:.3}s (infinite frame {:.3}s), {} solver rebuilds",
             i.frames,
             i.obligations,
@@ -192,6 +192,7 @@ pub(super) fn print_statistics(args: &CheckArgs, run: &Run) {
             i.predictions_tried,
             i.propagated,
             i.ctps,
+            i.push_witness_hits,
             i.to_infinite,
             i.subsumed,
             i.relative_induction,
@@ -621,6 +622,7 @@ pub(super) fn summary(
             .number("ic3_predictions_made", i.predictions_made)
             .number("ic3_propagated", i.propagated)
             .number("ic3_ctps", i.ctps)
+            .number("ic3_push_witness_hits", i.push_witness_hits)
             .number("ic3_to_infinite", i.to_infinite)
             .number("ic3_subsumed", i.subsumed)
             .number("ic3_relative_induction", i.relative_induction)

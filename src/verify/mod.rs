@@ -1300,6 +1300,9 @@ fn ic3_options(limits: Limits) -> Ic3Options {
         Ok(_) => options.ctp = ic3::Ctp::Every,
         Err(_) => {}
     }
+    if set("INVAR_IC3_PUSH_WITNESSES") {
+        options.push_witnesses = true;
+    }
     options
 }
 

@@ -106,6 +106,10 @@ pub struct Ic3Options {
     /// (`propagate.rs`); off by default, on in `auto`'s second IC3
     /// (measured: docs/ARCHITECTURE.md).
     pub ctp: Ctp,
+    /// Keep, for each lemma that failed to push, the state that stopped it,
+    /// and answer its next push without a query while no lemma added since
+    /// excludes that state (`propagate.rs`).
+    pub push_witnesses: bool,
 }
 
 /// Counterexamples to propagation: on which lemmas they are looked for.
@@ -139,6 +143,7 @@ impl Default for Ic3Options {
             parent_lemma: true,
             predict: false,
             ctp: Ctp::Off,
+            push_witnesses: false,
         }
     }
 }
@@ -180,6 +185,8 @@ pub struct Ic3Stats {
     pub propagated: u64,
     /// Counterexamples to propagation blocked.
     pub ctps: u64,
+    /// Failed pushes answered by a kept witness, without a query.
+    pub push_witness_hits: u64,
     /// Lemmas moved to the infinite frame.
     pub to_infinite: u64,
     /// Lemmas removed as subsumed.
@@ -215,6 +222,14 @@ pub struct Ic3<D: Domain> {
     /// Lemmas that failed to push from their level and have not moved
     /// since ([`Ctp::Stuck`]).
     stuck: std::collections::HashSet<Cube>,
+    /// Per lemma that failed to push: the state that stopped it
+    /// ([`Ic3Options::push_witnesses`]).
+    witnesses: std::collections::HashMap<Cube, propagate::PushWitness>,
+    /// The lemmas added (with their level) since the oldest witness's
+    /// query, which may exclude a witness's state.
+    added: Vec<(usize, Cube)>,
+    /// How many entries left the front of `added`.
+    added_dropped: u64,
     stats: Ic3Stats,
 }
 
@@ -276,6 +291,9 @@ impl<D: Domain> Ic3<D> {
             frames: Frames::new(),
             queue: ObligationQueue::default(),
             stuck: Default::default(),
+            witnesses: Default::default(),
+            added: Vec::new(),
+            added_dropped: 0,
             stats: Ic3Stats::default(),
         }
     }
@@ -498,6 +516,9 @@ impl<D: Domain> Ic3<D> {
     /// Records lemma `¬cube` at `level` in the frames and the domain.
     fn add_lemma(&mut self, cube: Cube, level: usize) {
         self.domain.add_lemma(&cube, level);
+        if !self.witnesses.is_empty() {
+            self.added.push((level, cube.clone()));
+        }
         self.stats.subsumed += self.frames.add(cube, level) as u64;
     }
 

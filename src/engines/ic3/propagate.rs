@@ -20,6 +20,14 @@
 //! moves later on its own, and every CTP lemma can keep its level from
 //! emptying (measured: docs/ARCHITECTURE.md, sessions 37 and 50).
 //!
+//! With `push_witnesses`, a lemma that fails to push keeps the state of
+//! its frame that stepped into it. The lemma cannot move while that state
+//! stays in the frame, that is while no lemma added since at its level or
+//! above excludes the state, and that is checked on the lemmas themselves,
+//! without a query. The witness is exact: every latch outside the query's
+//! domain is free, so the model's values, those latches read as false,
+//! form a real state of the frame (`sat/core/domain.rs`).
+//!
 //! After propagation, the largest subset of the top level's lemmas that is
 //! inductive together with the infinite frame (found by dropping
 //! non-inductive lemmas, Houdini-style, for a bounded number of rounds)
@@ -33,12 +41,43 @@ use std::time::Instant;
 /// Counterexamples to propagation blocked per lemma and round.
 const CTP_ATTEMPTS: usize = 3;
 
+/// A state of the frame at `level`, outside a lemma of that level, that
+/// steps into the lemma's cube: the lemma cannot move up while the state
+/// stays in the frame.
+pub(super) struct PushWitness {
+    level: usize,
+    /// The domain's atoms when found: a refinement may change the abstract
+    /// step, so the witness then no longer counts.
+    atoms: usize,
+    /// The sequence number, in `Ic3::added`, of the first lemma added after
+    /// the witness was found.
+    since: u64,
+    /// The value of every atom, packed.
+    state: Vec<u64>,
+}
+
+impl PushWitness {
+    fn value(&self, atom: usize) -> bool {
+        self.state[atom / 64] >> (atom % 64) & 1 == 1
+    }
+
+    /// Whether the state lies in `cube`.
+    fn in_cube(&self, cube: &Cube) -> bool {
+        cube.lits()
+            .iter()
+            .all(|l| self.value(l.latch()) == l.value())
+    }
+}
+
 impl<D: Domain> Ic3<D> {
     /// Propagates levels `1..top`; returns the emptied level, if any.
     pub(super) fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
         let start = Instant::now();
         let top = self.frames.top();
         let mut result = None;
+        if self.options.push_witnesses {
+            self.keep_live_witnesses();
+        }
         let from = match self.options.skip_unchanged_levels && !top.is_power_of_two() {
             true => self.frames.earliest_change.max(1),
             false => 1,
@@ -84,6 +123,41 @@ impl<D: Domain> Ic3<D> {
         Ok(result)
     }
 
+    /// Drops the witnesses of lemmas that are gone or moved, and the lemmas
+    /// of `added` that no witness needs.
+    fn keep_live_witnesses(&mut self) {
+        let mut old = std::mem::take(&mut self.witnesses);
+        for level in 1..=self.frames.top() {
+            for cube in self.frames.at(level) {
+                if let Some((key, witness)) = old.remove_entry(cube) {
+                    if witness.level == level {
+                        self.witnesses.insert(key, witness);
+                    }
+                }
+            }
+        }
+        let now = self.added_dropped + self.added.len() as u64;
+        let oldest = self.witnesses.values().map(|w| w.since).min();
+        let oldest = oldest.unwrap_or(now);
+        self.added.drain(..(oldest - self.added_dropped) as usize);
+        self.added_dropped = oldest;
+    }
+
+    /// Whether `cube`'s witness at `level` is still a state of that frame:
+    /// no lemma added since at `level` or above excludes it.
+    fn witness_holds(&self, cube: &Cube, level: usize) -> bool {
+        let Some(w) = self.witnesses.get(cube) else {
+            return false;
+        };
+        if w.level != level || w.atoms != self.domain.atoms() {
+            return false;
+        }
+        let from = (w.since - self.added_dropped) as usize;
+        (self.added[from..].iter())
+            .filter(|(l, _)| *l >= level)
+            .all(|(_, lemma)| !w.in_cube(lemma))
+    }
+
     /// Whether lemma `¬cube` of `level` holds at `level + 1`, with the
     /// reduced cube if so. Where [`Ctp`] asks, a counterexample to propagation (a
     /// state of F_level stepping into the cube) that is itself unreachable
@@ -99,7 +173,12 @@ impl<D: Domain> Ic3<D> {
                 Ctp::Stuck => self.stuck.contains(cube),
                 Ctp::Every => true,
             };
-        let want = match ctp {
+        let witnesses = self.options.push_witnesses && !ctp;
+        if witnesses && self.witness_holds(cube, level) {
+            self.stats.push_witness_hits += 1;
+            return Ok(None);
+        }
+        let want = match ctp || witnesses {
             true => Want {
                 model: true,
                 lift: Lift::Nothing,
@@ -113,10 +192,26 @@ impl<D: Domain> Ic3<D> {
                     if ctp {
                         self.stuck.remove(cube);
                     }
+                    if witnesses {
+                        self.witnesses.remove(cube);
+                    }
                     return Ok(Some(core));
                 }
                 Consecution::Predecessor(model) => model,
             };
+            if witnesses {
+                let mut state = vec![0u64; model.state.len().div_ceil(64)];
+                for (i, _) in model.state.iter().enumerate().filter(|(_, &v)| v) {
+                    state[i / 64] |= 1 << (i % 64);
+                }
+                let witness = PushWitness {
+                    level,
+                    atoms: self.domain.atoms(),
+                    since: self.added_dropped + self.added.len() as u64,
+                    state,
+                };
+                self.witnesses.insert(cube.clone(), witness);
+            }
             if self.options.ctp == Ctp::Stuck && !ctp && level >= 2 {
                 self.stuck.insert(cube.clone());
             }
