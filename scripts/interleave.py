@@ -7,7 +7,7 @@ usage: scripts/interleave.py --out DIR --config NAME=ARGS [--config ...]
                              [--chunk 10] [--timeout 60] [--replay]
                              [--certify] [--report] SET [SET ...]
 
-Each SET (a directory with SOURCES.tsv or MANIFEST.tsv, as for bench.py) is
+Each SET (a directory, read as bench.py reads it) is
 cut into chunks of --chunk instances, written to DIR/chunks. Chunk after
 chunk, every configuration runs it through scripts/bench.py, the first one
 rotating from chunk to chunk; the rows go to DIR/out/CHUNK.NAME.txt. A chunk
@@ -22,7 +22,6 @@ instances every configuration solves, and what one configuration alone
 solves or alone misses. Only instances every configuration has run count.
 """
 import argparse
-import csv
 import glob
 import os
 import re
@@ -31,35 +30,27 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench  # noqa: E402  (the sets are read as bench.py reads them)
+
 DECIDED = ("safe", "unsafe")
-
-
-def manifest_rows(directory):
-    for name in ("MANIFEST.tsv", "SOURCES.tsv"):
-        path = os.path.join(directory, name)
-        if os.path.exists(path):
-            with open(path) as f:
-                return [r for r in csv.DictReader(f, delimiter="\t") if r.get("file")]
-    sys.exit(f"interleave: {directory}: no MANIFEST.tsv or SOURCES.tsv")
 
 
 def write_chunks(sets, out, size):
     """The chunk manifests, named ORDER-SET-NN.tsv, with absolute paths and
-    the manifest's expected column."""
+    the expected verdicts as bench.py reads them."""
     os.makedirs(os.path.join(out, "chunks"), exist_ok=True)
     chunks = []
     for order, directory in enumerate(sets, start=1):
         directory = os.path.abspath(directory)
         name = os.path.basename(directory.rstrip("/"))
-        rows = manifest_rows(directory)
+        rows = bench.load(directory)
         for start in range(0, len(rows), size):
             path = os.path.join(out, "chunks", f"{order}-{name}-{start // size:02d}.tsv")
             with open(path, "w") as f:
                 f.write("file\texpected\n")
-                for row in rows[start:start + size]:
-                    expected = next((v for k, v in row.items()
-                                     if k and k.startswith("expected") and v), "")
-                    f.write(f"{os.path.join(directory, row['file'])}\t{expected}\n")
+                for file, expected in rows[start:start + size]:
+                    f.write(f"{file}\t{expected}\n")
             chunks.append(path)
     return chunks
 
