@@ -194,6 +194,33 @@ def run_spacer(path, timeout):
     return {"sat": "safe", "unsat": "unsafe"}.get(answer, "unknown"), elapsed, ""
 
 
+DECIDED = ("safe", "unsafe")
+
+
+def is_wrong(expected, verdict):
+    return verdict in DECIDED and expected in DECIDED and verdict != expected
+
+
+def tally(results, timeout):
+    """Scores (expected, verdict, seconds, note) rows: solved per verdict,
+    wrong verdicts, failed replays or certificates, and PAR-2, where a
+    missing or wrong verdict costs twice the timeout."""
+    counts = {"safe": 0, "unsafe": 0}
+    wrong = failed = 0
+    par2 = 0.0
+    for expected, verdict, seconds, note in results:
+        failed += "FAILED" in note
+        if is_wrong(expected, verdict):
+            wrong += 1
+            par2 += 2 * timeout
+        elif verdict in DECIDED:
+            counts[verdict] += 1
+            par2 += seconds
+        else:
+            par2 += 2 * timeout
+    return counts, wrong, failed, par2
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("set")
@@ -220,24 +247,12 @@ def main():
 
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(job, rows))
-    solved = wrong = failed_checks = 0
-    par2 = 0.0
-    counts = {"safe": 0, "unsafe": 0}
     for (path, expected), (verdict, elapsed, note) in zip(rows, results):
-        flag = ""
-        if verdict in ("safe", "unsafe"):
-            if expected in ("safe", "unsafe") and verdict != expected:
-                flag = "WRONG"
-                wrong += 1
-            else:
-                solved += 1
-                counts[verdict] += 1
-                par2 += elapsed
-        else:
-            par2 += 2 * args.timeout
-        failed_checks += "FAILED" in note
+        flag = "WRONG" if is_wrong(expected, verdict) else ""
         print(f"{os.path.basename(path):70s} {expected:8s} {verdict:8s} {elapsed:7.2f} {flag} {note}", flush=True)
-    print(f"solved {solved}/{len(rows)} ({counts['safe']} safe, {counts['unsafe']} unsafe), "
+    counts, wrong, failed_checks, par2 = tally(
+        [(expected, *result) for (_, expected), result in zip(rows, results)], args.timeout)
+    print(f"solved {counts['safe'] + counts['unsafe']}/{len(rows)} ({counts['safe']} safe, {counts['unsafe']} unsafe), "
           f"wrong {wrong}, failed replays/certificates {failed_checks}, PAR-2 {par2:.1f} s, "
           f"timeout {args.timeout:g} s, tool {args.tool} {' '.join(args.extra)}")
     return 1 if wrong or failed_checks else 0

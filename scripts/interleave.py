@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import bench  # noqa: E402  (the sets are read as bench.py reads them)
 
-DECIDED = ("safe", "unsafe")
+DECIDED = bench.DECIDED
 
 
 def write_chunks(sets, out, size):
@@ -112,20 +112,7 @@ def report(out, names, timeout):
         everyone = [k for k in keys if all(rows[k][n][1] in DECIDED for n in names)]
         print(f"{name_of_set}: {len(keys)} instances run by every configuration")
         for name in names:
-            solved = {"safe": 0, "unsafe": 0}
-            wrong = failed = 0
-            par2 = 0.0
-            for k in keys:
-                expected, verdict, seconds, note = rows[k][name]
-                failed += "FAILED" in note
-                if verdict in DECIDED and expected in DECIDED and verdict != expected:
-                    wrong += 1
-                    par2 += 2 * timeout
-                elif verdict in DECIDED:
-                    solved[verdict] += 1
-                    par2 += seconds
-                else:
-                    par2 += 2 * timeout
+            solved, wrong, failed, par2 = bench.tally([rows[k][name] for k in keys], timeout)
             common = sum(rows[k][name][2] for k in everyone)
             print(f"  {name:12s} solved {solved['safe'] + solved['unsafe']:3d} "
                   f"({solved['safe']} safe, {solved['unsafe']} unsafe), wrong {wrong}, "
