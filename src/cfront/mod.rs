@@ -41,6 +41,12 @@ pub struct Options {
     pub overflow_flag: bool,
     /// When the preprocessor is killed and reading gives up.
     pub deadline: Option<Instant>,
+    /// How long `lang-c` may parse before gcc is asked for the text's
+    /// first error (`None`: [`PARSE_PATIENCE`]). A shorter patience only
+    /// changes which of the two reports the error of a text `lang-c` is
+    /// slow on: the fuzz target sets it short so that inputs on which
+    /// `lang-c` backtracks for seconds do not eat the campaign.
+    pub parse_patience: Option<Duration>,
 }
 
 /// Deepest nesting of `(` and `[` read. `lang-c`'s parser copies a
@@ -180,25 +186,27 @@ fn run_gcc(
 /// a syntax error inside 20 nested `if (a) if (b) {} else {` took 6 s, 40
 /// levels over a minute); valid programs of the C sets parse in
 /// milliseconds. gcc finds the error in linear time.
-const PARSE_PATIENCE: Duration = Duration::from_secs(2);
+pub const PARSE_PATIENCE: Duration = Duration::from_secs(2);
 
 /// The stack of the parsing thread: room for [`MAX_NESTING`] levels of
 /// `lang-c`'s recursive descent, as on the command line's thread.
 const PARSE_STACK: usize = 512 << 20;
 
-/// Parses `text` with `lang-c`. When that takes longer than
-/// [`PARSE_PATIENCE`], gcc checks the text: the first error it reports is
-/// the answer, located; if gcc accepts the text (or cannot be run), the
-/// parse goes on until `deadline`. A parse given up on is told to stop and
-/// ends within milliseconds (the patch in `vendor/lang-c`), so no parse
+/// Parses `text` with `lang-c`. When that takes longer than the patience
+/// ([`PARSE_PATIENCE`] unless `options` say), gcc checks the text: the
+/// first error it reports is the answer, located; if gcc accepts the text
+/// (or cannot be run), the parse goes on until `deadline`. A parse given
+/// up on is told to stop and ends within milliseconds (the patch in `vendor/lang-c`), so no parse
 /// runs on after the answer: in a long-lived process (the fuzzer, a
 /// library user) abandoned parses used to pile up, 20 of them spinning
 /// after 4.8 M fuzz runs.
 fn parse(
     text: String,
     lines: &LineMap,
-    deadline: Option<Instant>,
+    options: &Options,
 ) -> Result<lang_c::driver::Parse, FrontError> {
+    let deadline = options.deadline;
+    let patience = options.parse_patience.unwrap_or(PARSE_PATIENCE);
     let located = |e: lang_c::driver::SyntaxError| {
         let mut expected: Vec<&str> = e.expected.iter().copied().collect();
         expected.sort_unstable();
@@ -241,7 +249,7 @@ fn parse(
         }
     };
     let left = |d: Instant| d.saturating_duration_since(Instant::now());
-    let patience = deadline.map_or(PARSE_PATIENCE, |d| left(d).min(PARSE_PATIENCE));
+    let patience = deadline.map_or(patience, |d| left(d).min(patience));
     if let Some(r) = receive(Some(patience))? {
         return r.map_err(located);
     }
@@ -282,8 +290,9 @@ impl Drop for ParseThread {
 }
 
 /// The first error gcc reports on the preprocessed `text`
-/// (`FILE:LINE:COLUMN: error: …`, lines of the original source through the
-/// line markers), or `None` when gcc accepts it or cannot be run.
+/// (`FILE:LINE:COLUMN: error: …`, or `FILE:LINE: error: …` at an end of
+/// input without a newline; lines of the original source through the line
+/// markers), or `None` when gcc accepts it or cannot be run.
 fn gcc_error(text: String, deadline: Option<Instant>) -> Result<Option<String>, FrontError> {
     // -fpermissive: gcc 14 makes implicit declarations errors, which older
     // C (and invar) accepts; older gcc warns that the flag is for C++.
@@ -298,31 +307,38 @@ fn gcc_error(text: String, deadline: Option<Instant>) -> Result<Option<String>, 
     }
     let err = String::from_utf8_lossy(&err);
     Ok(err.lines().find_map(|l| {
-        // FILE:LINE:COLUMN: error: MESSAGE, FILE from the line markers.
         let (place, message) = l.split_once(": error: ")?;
-        let mut parts = place.rsplitn(3, ':');
-        let (column, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+        let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let (rest, last) = place.rsplit_once(':')?;
+        let (file, line, column) = match rest.rsplit_once(':') {
+            Some((file, line)) if number(line) && number(last) => (file, line, Some(last)),
+            _ if number(last) => (rest, last, None),
+            _ => return None,
+        };
         let at = match file {
             "<stdin>" => format!("line {line}"),
             _ => format!("{file}:{line}"),
         };
+        let column = column.map_or(String::new(), |c| format!(" at column {c}"));
         Some(format!(
-            "{at}: error at column {column}: {message} (gcc's first error; invar's C parser was slow to find it)"
+            "{at}: error{column}: {message} (gcc's first error; invar's C parser was slow to find it)"
         ))
     }))
 }
 
-/// Most `+` and `-` characters read in a row (with only white space
-/// between them). `lang-c`'s parser tries every way of splitting such a
-/// run into `--`/`++` and unary operators when the statement around it
-/// does not parse, so its time grows exponentially with the run (found by
-/// fuzzing: 34 minus signs before a stray brace took 3 s, 26 spaced `--`
-/// 23 s); real programs have a handful.
+/// Most `+` and `-` characters read in one run of operators: signs,
+/// the other prefix operators `*`, `&`, `!` and `~`, and white space,
+/// with no operand between them. `lang-c`'s parser tries every way of
+/// splitting such a run into `--`/`++` and unary operators when the
+/// statement around it does not parse, so its time grows exponentially
+/// with the signs in the run (found by fuzzing: 34 minus signs before a
+/// stray brace took 3 s, 26 spaced `--` 23 s, and 26 signs split by
+/// stars, `*++**--*`, 1 s); real programs have a handful.
 pub const MAX_SIGN_RUN: usize = 16;
 
 /// Refuses text nested deeper than [`MAX_NESTING`] brackets (or
 /// [`MAX_SUBSCRIPT_NESTING`] square ones) or with more than
-/// [`MAX_SIGN_RUN`] signs in a row, naming the line where the limit is
+/// [`MAX_SIGN_RUN`] signs in one run of operators, naming the line where the limit is
 /// crossed. String and character literals are skipped; comments are
 /// gone after preprocessing.
 fn check_limits(text: &str, lines: &LineMap) -> Result<(), FrontError> {
@@ -337,13 +353,14 @@ fn check_limits(text: &str, lines: &LineMap) -> Result<(), FrontError> {
                 signs += 1;
                 if signs > MAX_SIGN_RUN {
                     return Err(FrontError::Syntax(format!(
-                        "{}: more than {MAX_SIGN_RUN} `+` and `-` in a row \
+                        "{}: more than {MAX_SIGN_RUN} `+` and `-` in one run of operators \
                          (invar's C reader stops there)",
                         lines.locate(i)
                     )));
                 }
             }
-            b' ' | b'\t' | b'\n' | b'\r' => {}
+            // The other prefix operators continue the run.
+            b' ' | b'\t' | b'\n' | b'\r' | b'*' | b'&' | b'!' | b'~' => {}
             _ => signs = 0,
         }
         match bytes[i] {
@@ -404,6 +421,6 @@ pub fn source(path: &Path, deadline: Option<Instant>) -> Result<String, FrontErr
 pub fn lower_preprocessed(text: String, options: &Options) -> Result<Program, FrontError> {
     let lines = LineMap::new(&text);
     check_limits(&text, &lines)?;
-    let parsed = parse(text, &lines, options.deadline)?;
+    let parsed = parse(text, &lines, options)?;
     lower::lower(&parsed.source, &parsed.unit, options)
 }

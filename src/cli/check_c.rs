@@ -55,6 +55,7 @@ fn lowered(
         // wrap-around test, not a documented interface.)
         overflow_flag: relaxation && std::env::var_os("INVAR_RELAX_NO_FLAG").is_none(),
         deadline,
+        parse_patience: None,
     };
     let mut program = lower_preprocessed(text, &options)?;
     let verbose = verbose && !relaxation;
