@@ -196,10 +196,10 @@ const PARSE_STACK: usize = 512 << 20;
 /// ([`PARSE_PATIENCE`] unless `options` say), gcc checks the text: the
 /// first error it reports is the answer, located; if gcc accepts the text
 /// (or cannot be run), the parse goes on until `deadline`. A parse given
-/// up on is told to stop and ends within milliseconds (the patch in `vendor/lang-c`), so no parse
-/// runs on after the answer: in a long-lived process (the fuzzer, a
-/// library user) abandoned parses used to pile up, 20 of them spinning
-/// after 4.8 M fuzz runs.
+/// up on is told to stop and ends within milliseconds (the patch in
+/// `vendor/lang-c`), so no parse runs on after the answer: in a
+/// long-lived process (the fuzzer, a library user) abandoned parses used
+/// to pile up, 20 of them spinning after 4.8 M fuzz runs.
 fn parse(
     text: String,
     lines: &LineMap,
@@ -338,9 +338,9 @@ pub const MAX_SIGN_RUN: usize = 16;
 
 /// Refuses text nested deeper than [`MAX_NESTING`] brackets (or
 /// [`MAX_SUBSCRIPT_NESTING`] square ones) or with more than
-/// [`MAX_SIGN_RUN`] signs in one run of operators, naming the line where the limit is
-/// crossed. String and character literals are skipped; comments are
-/// gone after preprocessing.
+/// [`MAX_SIGN_RUN`] signs in one run of operators, naming the line where
+/// the limit is crossed. String and character literals are skipped;
+/// comments are gone after preprocessing.
 fn check_limits(text: &str, lines: &LineMap) -> Result<(), FrontError> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
