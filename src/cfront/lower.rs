@@ -5,7 +5,7 @@
 
 use super::lines::{LineMap, SourceLine};
 use super::types::{CType, Numbers};
-use super::{FrontError, Options};
+use super::{FrontError, Options, SourcePoint};
 use crate::ir::cfa::{Cfa, Command, Loc};
 use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term};
@@ -38,17 +38,6 @@ pub struct Program {
     /// The first statement or declaration of `main`'s body, where an
     /// invariant holds before anything has run.
     pub main_start: Option<SourcePoint>,
-}
-
-/// A point of the main source file, as SV-COMP witnesses name it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SourcePoint {
-    /// The 1-based line.
-    pub line: usize,
-    /// The 1-based column (in bytes).
-    pub column: usize,
-    /// The function the point is in.
-    pub function: String,
 }
 
 /// A `while` or `for` loop: its head is the location before each

@@ -11,7 +11,8 @@ pub mod relax;
 pub mod types;
 pub mod witness;
 
-pub use lower::{LoopHead, Program, SourcePoint};
+pub use crate::formats::svcomp::SourcePoint;
+pub use lower::{LoopHead, Program};
 
 use crate::util::children;
 use lang_c::driver::{parse_preprocessed_until, Config, Flavor};

@@ -17,38 +17,18 @@
 //! `(unsigned long long)(unsigned int)x`, and signed comparisons flip the
 //! sign bit of both sides before comparing.
 
-use super::lower::{Program, SourcePoint};
+use super::lower::Program;
 use super::types::CType;
 use crate::check::smt_proof::CERTIFICATE;
-use crate::engines::ic3cfa::path::Normalizer;
-use crate::formats::smtlib::lex::quote_symbol;
 use crate::formats::smtlib::parse_script;
+use crate::formats::svcomp::{InvariantKind, SourcePoint, WitnessInvariant};
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::encode::pc_numbers;
+use crate::ir::term::normalize::Normalizer;
+use crate::ir::term::print::quote_symbol;
 use crate::ir::term::{Op, Term, Terms};
 use crate::ir::ts::Ts;
 use std::collections::{BTreeMap, HashMap};
-
-/// An invariant of a correctness witness.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WitnessInvariant {
-    /// Where: a `while` or `for` keyword (a loop invariant), or the first
-    /// character of a statement (a location invariant).
-    pub at: SourcePoint,
-    /// A side-effect-free C expression.
-    pub value: String,
-    /// Which of the two.
-    pub kind: InvariantKind,
-}
-
-/// The two kinds of invariants of the format.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum InvariantKind {
-    /// Holds before each evaluation of a loop's condition.
-    Loop,
-    /// Holds whenever control is at a statement.
-    Location,
-}
 
 /// Longest C expression written for one conjunct: a bit-level invariant
 /// can have thousands of cubes, and a witness is meant to be read.

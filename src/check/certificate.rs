@@ -28,8 +28,8 @@
 //! reset shorter than k, after which the base case does. The checks re-prove
 //! both cases in one query each, with a solver of their own.
 
-use crate::engines::CircuitInvariant;
 use crate::ir::aig::{map_lit, Aig, Lit, Node};
+use crate::ir::invariant::CircuitInvariant;
 use crate::sat::{self, Backend, SolveResult, Solver};
 use crate::util::budget::Budget;
 use std::collections::HashMap;
@@ -59,22 +59,11 @@ pub fn witness_from_circuit(model: &Aig, bad: &[Lit], inv: &CircuitInvariant) ->
         .chain(w.inputs.iter().copied())
         .map(|v| Lit::new(v, false))
         .collect();
-    let holds = copy_circuit(&mut w, inv, &leaves);
+    let holds = inv.copy_into(&mut w, &leaves);
     let any_bad = w.or_all(bad);
     let bad = w.or(any_bad, !holds);
     w.bad = vec![bad];
     w
-}
-
-/// The literal of `inv`'s invariant in `w`, its inputs read as the first of
-/// `inputs` (the latches, then the inputs, of the circuit it is about).
-pub fn copy_circuit(w: &mut Aig, inv: &CircuitInvariant, inputs: &[Lit]) -> Lit {
-    let mut map = vec![Lit::FALSE; inv.circuit.num_nodes()];
-    for (i, &var) in inv.circuit.inputs.iter().enumerate() {
-        map[var.0 as usize] = inputs[i];
-    }
-    w.copy_ands(&inv.circuit, &mut map, |_| true);
-    map_lit(&map, inv.invariant)
 }
 
 /// Whether the state whose latches are `latches` lies outside every cube

@@ -7,8 +7,8 @@
 //! the SMT-LIB front end, so that no term of the engine is reused.
 
 use super::smt_unroll::Unroller;
-use crate::formats::smtlib::lex::quote_symbol;
-use crate::formats::smtlib::print::Printer;
+use crate::ir::term::print::quote_symbol;
+use crate::ir::term::print::Printer;
 use crate::ir::term::{Term, Terms};
 use crate::ir::ts::Ts;
 use crate::smt::inhouse::InvarSmt;

@@ -6,7 +6,7 @@
 //! the term DAG.
 
 use crate::formats::smtlib::lower::lower;
-use crate::formats::smtlib::print::{shared_subterms, Printer};
+use crate::ir::term::print::{shared_subterms, Printer};
 use crate::ir::term::{Op, Sort, Term};
 use crate::ir::ts::Ts;
 

@@ -12,9 +12,10 @@ use super::check::{
     start_budget, summary,
 };
 use super::{print_verdict, EXIT_SAFE, EXIT_UNSAFE};
-use invar::cfront::witness::{loop_invariants, InvariantKind, WitnessInvariant};
+use invar::cfront::witness::loop_invariants;
 use invar::cfront::{lower_preprocessed, source, FrontError, Options, Program};
 use invar::formats::svcomp;
+use invar::formats::svcomp::{InvariantKind, WitnessInvariant};
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::lbe::{large_block_encoding, LbeOptions};
 use invar::ir::term::eval::Value;

@@ -96,7 +96,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
         prop_count = ts.bad.len();
         let exported = vmt::read_str("(vmt export)", &vmt::write(&ts))
             .map_err(|e| format!("internal error: the VMT export does not read back: {e}"))?;
-        if invar::smt::kind::unsupported(&ts).is_none() {
+        if invar::smt::unfold::unsupported(&ts).is_none() {
             systems.push(("word", ts.clone()));
             systems.push(("vmt-export", exported.clone()));
         }

@@ -208,7 +208,8 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
 
 /// [`check`], publishing in `cleared` how many depths are cleared (every
 /// depth below it has no bad state) as they are: the base case that
-/// [`super::kind::step_cases`] proofs in the same portfolio rely on.
+/// proofs of k-induction's step cases (`kind::step_cases`) in the same
+/// portfolio rely on.
 pub fn check_publishing(aig: &Aig, limits: &Limits, cleared: &AtomicUsize) -> Outcome {
     run(aig, limits, first_conflict_limit(), Some(cleared))
 }

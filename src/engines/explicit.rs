@@ -610,7 +610,7 @@ fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
         for (&v, value) in cfa.vars.iter().zip(state) {
             if let Some(value) = value {
                 let sort = terms.sort(v).clone();
-                let Some(c) = crate::engines::ic3cfa::path::constant_term(&mut terms, value, &sort)
+                let Some(c) = crate::ir::term::normalize::constant_term(&mut terms, value, &sort)
                 else {
                     return InvariantVerdict::Unknown(
                         "a value of the run has no constant term".into(),
@@ -728,7 +728,7 @@ fn encoded_trace(
 /// `x = v` as a term.
 fn equals(terms: &mut Terms, x: Term, v: &Value) -> Result<Term, String> {
     let sort = terms.sort(x).clone();
-    let c = crate::engines::ic3cfa::path::constant_term(terms, v, &sort)
+    let c = crate::ir::term::normalize::constant_term(terms, v, &sort)
         .ok_or_else(|| format!("no constant for the value {v}"))?;
     Ok(terms.eq(x, c))
 }

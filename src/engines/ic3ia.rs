@@ -573,7 +573,7 @@ impl Predicates {
             }
             return Ok(None);
         }
-        match smt::kind::read_trace(bmc.as_mut(), &mut self.u, n) {
+        match smt::unfold::read_trace(bmc.as_mut(), &mut self.u, n) {
             Ok(trace) => Ok(Some(trace)),
             Err(e) => {
                 self.gave_up = Some(e);
@@ -1043,7 +1043,7 @@ pub fn check(
     max_depth: Option<usize>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(InvariantVerdict, IaStats), String> {
-    if let Some(reason) = smt::kind::unsupported(ts) {
+    if let Some(reason) = smt::unfold::unsupported(ts) {
         return Ok((InvariantVerdict::Unknown(reason), IaStats::default()));
     }
     if super::sabotaged_unknown() {
@@ -1109,7 +1109,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::smtlib::print::Printer;
+    use crate::ir::term::print::Printer;
 
     fn bound(sum: Vec<(Term, Num)>, bound: i64, strict: bool) -> smt::LinearBound {
         smt::LinearBound {

@@ -15,6 +15,7 @@ pub mod kind;
 pub mod portfolio;
 pub mod scorr;
 
+pub use crate::ir::invariant::CircuitInvariant;
 use crate::ir::trace::Trace;
 use crate::sat::{Backend, SatStats};
 use crate::util::budget::Budget;
@@ -31,7 +32,7 @@ pub enum Verdict {
     Unknown(String),
 }
 
-/// Evidence for a SAFE verdict, checkable by [`crate::check`].
+/// Evidence for a SAFE verdict, for the independent checkers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     /// The property is k-inductive (with simple-path constraints if set),
@@ -53,27 +54,6 @@ pub enum Proof {
     /// checked model's own nodes (`preprocess::scorr::invariant_over`).
     Correspondence(Vec<crate::ir::aig::Lit>),
 }
-
-/// An inductive invariant as a circuit: `circuit`'s inputs are the latches
-/// of the engine's circuit, in order, then possibly its inputs (the
-/// invariant then holds in a state for every value of the inputs: signal
-/// correspondence's equalities between gates read them), and `invariant`
-/// holds in exactly the states of the invariant.
-#[derive(Clone, Debug)]
-pub struct CircuitInvariant {
-    /// Inputs (one per latch) and AND gates, nothing else.
-    pub circuit: crate::ir::aig::Aig,
-    /// The invariant's literal in `circuit`.
-    pub invariant: crate::ir::aig::Lit,
-}
-
-impl PartialEq for CircuitInvariant {
-    fn eq(&self, other: &Self) -> bool {
-        self.invariant == other.invariant && self.circuit.nodes() == other.circuit.nodes()
-    }
-}
-
-impl Eq for CircuitInvariant {}
 
 /// What a word-level engine that proves by invariants (IC3+IA, IC3CFA)
 /// concluded.

@@ -13,9 +13,9 @@
 //! when the properties hold: `sat` from a CHC solver means safe, `unsat`
 //! unsafe. Shared subterms become `let`s, so the text is linear in the DAG.
 
-use crate::formats::smtlib::lex::quote_symbol;
-use crate::formats::smtlib::print::{shared_subterms, Printer};
 use crate::formats::vmt::write::Relational;
+use crate::ir::term::print::quote_symbol;
+use crate::ir::term::print::{shared_subterms, Printer};
 use crate::ir::term::{Term, Terms};
 use crate::ir::ts::Ts;
 use std::fmt::Write;

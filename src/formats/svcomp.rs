@@ -12,10 +12,40 @@
 //! the producer and the task (input file with its SHA-256, specification,
 //! data model, language). Locations are 1-based lines and columns.
 
-use crate::cfront::witness::{InvariantKind, WitnessInvariant};
-use crate::cfront::SourcePoint;
 use crate::util::rng::Rng;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A point of the main source file, as SV-COMP witnesses name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourcePoint {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column (in bytes).
+    pub column: usize,
+    /// The function the point is in.
+    pub function: String,
+}
+
+/// An invariant of a correctness witness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessInvariant {
+    /// Where: a `while` or `for` keyword (a loop invariant), or the first
+    /// character of a statement (a location invariant).
+    pub at: SourcePoint,
+    /// A side-effect-free C expression.
+    pub value: String,
+    /// Which of the two.
+    pub kind: InvariantKind,
+}
+
+/// The two kinds of invariants of the format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InvariantKind {
+    /// Holds before each evaluation of a loop's condition.
+    Loop,
+    /// Holds whenever control is at a statement.
+    Location,
+}
 
 /// The format version written.
 pub const FORMAT_VERSION: &str = "2.0";

@@ -4,6 +4,7 @@ pub mod aig;
 pub mod bv;
 pub mod cfa;
 pub mod coi;
+pub mod invariant;
 pub mod simplify;
 pub mod term;
 pub mod trace;

@@ -1,9 +1,9 @@
 //! The reduction pipeline in front of every engine: latch simplification,
 //! then the cone of influence of the selected properties, with one map back.
 
-use crate::engines::CircuitInvariant;
 use crate::ir::aig::{identity_images, map_lit, map_partial_lit, Aig, Lit};
 use crate::ir::coi::{cone_of_influence_mapped, Restore};
+use crate::ir::invariant::CircuitInvariant;
 use crate::ir::simplify::simplify_latches;
 use crate::preprocess::fraig::{fraig, FraigStats};
 use crate::preprocess::scorr::invariant_over;
@@ -60,7 +60,7 @@ impl Prepared {
         let reduced: Vec<Lit> = (self.restore.latches.iter().map(|&l| inputs[l]))
             .chain(self.restore.inputs.iter().map(|&i| model_inputs[i]))
             .collect();
-        let holds = crate::check::certificate::copy_circuit(&mut circuit, inv, &reduced);
+        let holds = inv.copy_into(&mut circuit, &reduced);
         self.with_facts(circuit, holds, &inputs)
     }
 

@@ -37,8 +37,8 @@
 //! weakens the candidate set, never the proof.
 
 use super::fraig::{self, word_of};
-use crate::engines::CircuitInvariant;
 use crate::ir::aig::{map_lit, Aig, Lit, Node};
+use crate::ir::invariant::CircuitInvariant;
 use crate::sat::core::{Core, Value};
 use crate::sat::{self, SolveResult, Solver};
 use crate::util::budget::Budget;

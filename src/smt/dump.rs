@@ -5,8 +5,8 @@
 //! Enabled by `INVAR_DUMP_SMT=DIR` on the word-level engine.
 
 use super::{SmtResult, SmtSolver, SolverStats};
-use crate::formats::smtlib::print::{shared_subterms, Printer};
 use crate::ir::term::eval::Value;
+use crate::ir::term::print::{shared_subterms, Printer};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -59,7 +59,7 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
             let _ = writeln!(
                 out,
                 "(declare-fun {} () {sort})",
-                crate::formats::smtlib::lex::quote_symbol(name)
+                crate::ir::term::print::quote_symbol(name)
             );
         }
         match terms.sort(t) {

@@ -10,7 +10,6 @@
 pub mod arith;
 pub mod dump;
 pub mod inhouse;
-pub mod kind;
 pub mod linear;
 pub mod num;
 pub mod process;

@@ -10,9 +10,9 @@
 
 use super::solver::{SatAnswer, Solver, SolverKind};
 use super::{SmtResult, SmtSolver, SolverStats};
-use crate::formats::smtlib::lex::quote_symbol;
-use crate::formats::smtlib::print::Printer;
 use crate::ir::term::eval::Value;
+use crate::ir::term::print::quote_symbol;
+use crate::ir::term::print::Printer;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::util::budget::Budget;
 use std::collections::{HashMap, HashSet};

@@ -6,10 +6,10 @@
 //! that cannot be read any further ends with such an error.
 
 use super::{SmtResult, SmtSolver};
-use crate::formats::smtlib::print::Printer;
 use crate::formats::smtlib::{Command, ScriptReader};
 use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
+use crate::ir::term::print::Printer;
 use crate::ir::term::{Rational, Sort, Term, Terms};
 use std::collections::HashMap;
 use std::io::Write;

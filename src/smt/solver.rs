@@ -215,7 +215,7 @@ pub fn list_items(text: &str) -> Result<Vec<String>, String> {
         Sexp::List(items) => items
             .into_iter()
             .map(|i| match i {
-                Sexp::Atom(a) => Ok(crate::formats::smtlib::lex::quote_symbol(&a)),
+                Sexp::Atom(a) => Ok(crate::ir::term::print::quote_symbol(&a)),
                 other => Err(format!("unexpected {other:?} in a list of symbols")),
             })
             .collect(),

@@ -7,9 +7,10 @@
 //! variable rotations) are replaced by their definitions first, so that a
 //! solver process can take the terms as well as the in-house solver.
 
+use super::SmtSolver;
 use crate::formats::smtlib::lower::lower;
-use crate::ir::term::{Term, Terms};
-use crate::ir::ts::Ts;
+use crate::ir::term::{Sort, Term, Terms};
+use crate::ir::ts::{Ts, WordTrace};
 use std::collections::{HashMap, HashSet};
 
 /// The unrolled terms of one system; the store grows with the steps.
@@ -213,4 +214,46 @@ fn standard(ts: &Ts) -> Ts {
     let lowered = lower(&mut out.terms, &ts.roots());
     out.replace_roots(&lowered);
     out
+}
+
+/// Why a system cannot go to the word-level engine.
+pub fn unsupported(ts: &Ts) -> Option<String> {
+    let vars = (ts.states.iter().map(|s| s.var)).chain(ts.inputs.iter().copied());
+    for v in vars {
+        if let Sort::Array(..) = ts.terms.sort(v) {
+            let name = ts.terms.var_name(v).unwrap_or("?");
+            return Some(format!(
+                "`{name}` is an array; the word-level engine reads no array values"
+            ));
+        }
+    }
+    None
+}
+
+/// The values of every state and input in steps `0..len` of the last model.
+pub fn read_trace(
+    solver: &mut dyn SmtSolver,
+    u: &mut Unfolding,
+    len: usize,
+) -> Result<WordTrace, String> {
+    let (states, inputs) = (u.ts().states.len(), u.ts().inputs.len());
+    let mut trace = WordTrace {
+        states: Vec::new(),
+        inputs: Vec::new(),
+    };
+    for k in 0..len {
+        let mut row = Vec::new();
+        for i in 0..states {
+            let v = u.state(i, k);
+            row.push(solver.value(u.terms(), v)?);
+        }
+        let mut ins = Vec::new();
+        for j in 0..inputs {
+            let v = u.input(j, k);
+            ins.push(solver.value(u.terms(), v)?);
+        }
+        trace.states.push(row);
+        trace.inputs.push(ins);
+    }
+    Ok(trace)
 }

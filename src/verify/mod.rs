@@ -119,7 +119,7 @@ pub enum Evidence {
     /// An inductive invariant of the circuit in [`Run::circuit`] given as a
     /// circuit over its latches and inputs (interpolation, signal
     /// correspondence), facts included.
-    Circuit(crate::engines::CircuitInvariant),
+    Circuit(CircuitInvariant),
     /// k-induction on the circuit.
     KInduction {
         /// Depth.
@@ -291,7 +291,7 @@ fn check_word_with(
     }
     let blasted = match bitblast(ts) {
         Ok(b) => b,
-        Err(reason) if smt::kind::unsupported(ts).is_none() => {
+        Err(reason) if smt::unfold::unsupported(ts).is_none() => {
             log(&format!("not bit-blasted ({reason}); word-level engine"));
             return match request.engine {
                 Engine::Auto => check_word_portfolio(ts, request, log),
@@ -330,7 +330,7 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     let budget = &request.budget;
     let props = &request.properties;
     let start = Instant::now();
-    let (verdict, smt_stats) = smt::kind::check(
+    let (verdict, smt_stats) = kind::word::check(
         ts,
         props,
         &mut || backend.start(budget),
@@ -351,8 +351,8 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
     };
     stats.sat.calls = smt_stats.checks;
     let answer = match verdict {
-        smt::kind::WordVerdict::Unsafe(trace) => replayed(ts, trace, props, "smt")?,
-        smt::kind::WordVerdict::Safe { k } => {
+        kind::word::WordVerdict::Unsafe(trace) => replayed(ts, trace, props, "smt")?,
+        kind::word::WordVerdict::Safe { k } => {
             match smt_proof::check_kinduction(ts, props, k, backend.name(), budget.deadline()) {
                 Ok(checker) => {
                     log(&format!(
@@ -376,7 +376,7 @@ pub fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, String> {
                 Err(e) => unconfirmed("the SMT engine's proof", &e, budget),
             }
         }
-        smt::kind::WordVerdict::Unknown(reason) => Answer::Unknown(reason),
+        kind::word::WordVerdict::Unknown(reason) => Answer::Unknown(reason),
     };
     Ok(Run {
         answer,

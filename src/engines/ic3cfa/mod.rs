@@ -52,12 +52,13 @@ use crate::engines::InvariantVerdict;
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::{Cfa, Loc};
 use crate::ir::term::eval::Value;
+use crate::ir::term::normalize::{self, Normalizer};
 use crate::ir::term::{Op, Term, Terms};
 use crate::ir::ts::Ts;
 use crate::smt::unfold::Unfolding;
 use crate::smt::{self, SmtResult, SmtSolver};
 use crate::util::budget::Budget;
-use path::{literals, Normalizer, Path};
+use path::{literals, Path};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -595,7 +596,7 @@ impl<'a> Engine<'a> {
         let mut subst = HashMap::new();
         for (h, v) in values {
             let sort = self.terms.sort(*h).clone();
-            if let Some(c) = path::constant_term(&mut self.terms, v, &sort) {
+            if let Some(c) = normalize::constant_term(&mut self.terms, v, &sort) {
                 subst.insert(*h, c);
             }
         }
@@ -969,7 +970,7 @@ impl<'a> Engine<'a> {
         smt.assert(u.terms(), bad);
         match smt.check(u.terms(), &[]) {
             SmtResult::Sat => {
-                let trace = crate::smt::kind::read_trace(smt.as_mut(), &mut u, steps)
+                let trace = crate::smt::unfold::read_trace(smt.as_mut(), &mut u, steps)
                     .map_err(Interrupted)?;
                 Ok(InvariantVerdict::Unsafe(trace))
             }

@@ -15,10 +15,11 @@
 //! one value at a time. This is the thesis's "improved initialisation" in
 //! the form invariant generators for k-induction use.
 
-use super::path::{literals, Normalizer};
+use super::path::literals;
 use super::EdgeInfo;
 use crate::ir::cfa::Command;
 use crate::ir::term::eval::Value;
+use crate::ir::term::normalize::Normalizer;
 use crate::ir::term::{Op, Term, Terms};
 use crate::smt::{self, SmtResult};
 use crate::util::budget::Budget;

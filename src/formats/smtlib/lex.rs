@@ -1,5 +1,7 @@
 //! The SMT-LIB 2 lexer: one pass over the bytes, tokens borrow the text.
 
+use crate::ir::term::print::is_symbol_char;
+
 /// A token with the line it starts on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Token<'a> {
@@ -28,10 +30,6 @@ pub struct Lexer<'a> {
     /// The 1-based line of the last token returned.
     pub line: usize,
     next_line: usize,
-}
-
-fn is_symbol_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"~!@$%^&*_-+=<>.?/".contains(&c)
 }
 
 impl<'a> Lexer<'a> {
@@ -159,17 +157,5 @@ impl<'a> Lexer<'a> {
             }
         };
         Ok(Some(token))
-    }
-}
-
-/// A symbol as SMT-LIB text: bare if it is a simple symbol, else `|quoted|`.
-pub fn quote_symbol(name: &str) -> String {
-    let simple = !name.is_empty()
-        && !name.as_bytes()[0].is_ascii_digit()
-        && name.bytes().all(is_symbol_char);
-    if simple {
-        name.to_string()
-    } else {
-        format!("|{name}|")
     }
 }

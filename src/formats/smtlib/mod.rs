@@ -1,8 +1,8 @@
-//! SMT-LIB 2: the lexer, the script parser and the printer that VMT builds on.
+//! SMT-LIB 2: the lexer and the script parser that VMT builds on (the
+//! printer is `ir::term::print`, shared with the CFA and the solvers).
 
 pub mod lex;
 pub mod lower;
 mod parse;
-pub mod print;
 
 pub use parse::{parse_script, Annotation, Command, Script, ScriptReader};

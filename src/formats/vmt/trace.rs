@@ -9,10 +9,11 @@
 //!
 //! Each step gives the value of every state and input variable.
 
-use crate::formats::smtlib::lex::{quote_symbol, Lexer, Token};
+use crate::formats::smtlib::lex::{Lexer, Token};
 use crate::formats::{Location, ParseError};
 use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
+use crate::ir::term::print::quote_symbol;
 use crate::ir::term::Rational;
 use crate::ir::ts::{Ts, WordTrace};
 use std::collections::HashMap;

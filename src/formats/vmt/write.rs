@@ -9,9 +9,9 @@
 //! SMT-LIB (BTOR2's reductions, overflow predicates, variable rotations) are
 //! written as their definitions.
 
-use crate::formats::smtlib::lex::quote_symbol;
 use crate::formats::smtlib::lower::lower;
-use crate::formats::smtlib::print::{shared_subterms, Printer};
+use crate::ir::term::print::quote_symbol;
+use crate::ir::term::print::{shared_subterms, Printer};
 use crate::ir::term::Term;
 use crate::ir::ts::Ts;
 use std::collections::HashSet;

@@ -145,7 +145,7 @@ struct Show<'a>(&'a Terms, &'a Command);
 
 impl fmt::Display for Show<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let printer = crate::formats::smtlib::print::Printer::new(self.0);
+        let printer = crate::ir::term::print::Printer::new(self.0);
         match self.1 {
             Command::Assume(t) => write!(f, "assume {}", printer.term(*t)),
             Command::Assign(x, e) => write!(f, "{} := {}", printer.term(*x), printer.term(*e)),

@@ -9,7 +9,9 @@
 
 pub mod compiled;
 pub mod eval;
+pub mod normalize;
 pub mod num;
+pub mod print;
 mod sorts;
 
 pub use num::Rational;

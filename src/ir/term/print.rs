@@ -1,7 +1,6 @@
 //! SMT-LIB printing of terms, keeping the DAG's sharing through named definitions.
 
-use super::lex::quote_symbol;
-use crate::ir::term::{Op, Rational, Sort, Term, Terms};
+use super::{Op, Rational, Sort, Term, Terms};
 use std::collections::HashMap;
 
 /// The SMT-LIB text of a numeral of `sort`.
@@ -125,4 +124,21 @@ pub fn shared_subterms(terms: &Terms, roots: &[Term]) -> Vec<Term> {
         .into_iter()
         .filter(|t| !terms.args(*t).is_empty() && uses.get(t).copied().unwrap_or(0) > 1)
         .collect()
+}
+
+/// Whether `c` may appear in a simple (unquoted) SMT-LIB symbol.
+pub fn is_symbol_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"~!@$%^&*_-+=<>.?/".contains(&c)
+}
+
+/// A symbol as SMT-LIB text: bare if it is a simple symbol, else `|quoted|`.
+pub fn quote_symbol(name: &str) -> String {
+    let simple = !name.is_empty()
+        && !name.as_bytes()[0].is_ascii_digit()
+        && name.bytes().all(is_symbol_char);
+    if simple {
+        name.to_string()
+    } else {
+        format!("|{name}|")
+    }
 }

@@ -2,15 +2,14 @@
 //! solver by default, z3 or cvc5 on request): the engine for models the
 //! bit-blaster cannot take (Int, Real) and the word-level side of
 //! `crosscheck`. The scheme is that of the bit-level k-induction
-//! (`engines::kind`): a base-case solver unrolls from the initial states and
+//! (the parent module): a base-case solver unrolls from the initial states and
 //! finds counterexamples; a step-case solver unrolls a window of good states
 //! with pairwise distinct states and proves the property when no bad state
 //! can follow it.
 
-use super::unfold::Unfolding;
-use super::{SmtResult, SmtSolver};
-use crate::ir::term::Sort;
 use crate::ir::ts::{Ts, WordTrace};
+use crate::smt::unfold::{read_trace, unsupported, Unfolding};
+use crate::smt::{SmtResult, SmtSolver};
 use crate::util::budget::Budget;
 
 /// What the SMT engine concluded.
@@ -37,20 +36,6 @@ pub struct SmtStats {
     pub checks: u64,
 }
 
-/// Why a system cannot go to the word-level engine.
-pub fn unsupported(ts: &Ts) -> Option<String> {
-    let vars = (ts.states.iter().map(|s| s.var)).chain(ts.inputs.iter().copied());
-    for v in vars {
-        if let Sort::Array(..) = ts.terms.sort(v) {
-            let name = ts.terms.var_name(v).unwrap_or("?");
-            return Some(format!(
-                "`{name}` is an array; the word-level engine reads no array values"
-            ));
-        }
-    }
-    None
-}
-
 /// Runs BMC and k-induction on the bad properties `watched` of `ts` with
 /// two solvers from `solver` (one for the base case, one for the step),
 /// reporting each depth to `progress`.
@@ -65,7 +50,7 @@ pub fn check(
     if let Some(reason) = unsupported(ts) {
         return Ok((WordVerdict::Unknown(reason), SmtStats::default()));
     }
-    if crate::engines::sabotaged_unknown() {
+    if super::super::sabotaged_unknown() {
         return Ok((
             WordVerdict::Unknown("sabotaged".into()),
             SmtStats::default(),
@@ -137,32 +122,4 @@ fn unknown(why: String, budget: &Budget, k: usize) -> WordVerdict {
     } else {
         WordVerdict::Unknown(format!("{why} at depth {k}"))
     }
-}
-
-/// The values of every state and input in steps `0..len` of the last model.
-pub fn read_trace(
-    solver: &mut dyn SmtSolver,
-    u: &mut Unfolding,
-    len: usize,
-) -> Result<WordTrace, String> {
-    let (states, inputs) = (u.ts().states.len(), u.ts().inputs.len());
-    let mut trace = WordTrace {
-        states: Vec::new(),
-        inputs: Vec::new(),
-    };
-    for k in 0..len {
-        let mut row = Vec::new();
-        for i in 0..states {
-            let v = u.state(i, k);
-            row.push(solver.value(u.terms(), v)?);
-        }
-        let mut ins = Vec::new();
-        for j in 0..inputs {
-            let v = u.input(j, k);
-            ins.push(solver.value(u.terms(), v)?);
-        }
-        trace.states.push(row);
-        trace.inputs.push(ins);
-    }
-    Ok(trace)
 }

@@ -16,6 +16,8 @@
 //! them in every step. Sheeran, Singh, Stålmarck, "Checking safety properties
 //! using induction and a SAT-solver", FMCAD 2000.
 
+pub mod word;
+
 use super::bmc::{Bmc, Step};
 use super::{interrupted_reason, Limits, Outcome, Proof, Stats, Verdict};
 use crate::ir::aig::Aig;
