@@ -10,9 +10,8 @@ target/release/invar) and prints: programs decided (and how many of those
 disagree with DIR/SOURCES.tsv's expected verdict), total time (an undecided
 program counts its time limit), SMT checks, and the queries a predecessor
 cube decided without the solver, and the decided programs by name
-(per configuration, those not decided by the first). The switches are the environment
-variables the engine reads (INVAR_IC3CFA_NO_*), not a documented
-interface.
+(per configuration, those not decided by the first). The switches are `--tune ic3cfa.*`
+(`invar check FILE --tune help`), not a documented interface.
 """
 
 import argparse
@@ -24,13 +23,13 @@ import subprocess
 import sys
 
 CONFIGS = [
-    ("all improvements", {}),
-    ("no split", {"INVAR_IC3CFA_NO_SPLIT": "1"}),
-    ("no predecessor cubes", {"INVAR_IC3CFA_NO_PREDCUBES": "1"}),
-    ("no literal dropping", {"INVAR_IC3CFA_NO_DROP": "1"}),
-    ("no low bits", {"INVAR_IC3CFA_NO_LOWBITS": "1"}),
-    ("no affine equalities", {"INVAR_IC3CFA_NO_AFFINE": "1"}),
-    ("no Houdini seeds", {"INVAR_IC3CFA_NO_SEEDS": "1"}),
+    ("all improvements", []),
+    ("no split", ["ic3cfa.split=false"]),
+    ("no predecessor cubes", ["ic3cfa.predecessor_cubes=false"]),
+    ("no literal dropping", ["ic3cfa.drop_literals=false"]),
+    ("no low bits", ["ic3cfa.low_bits=false"]),
+    ("no affine equalities", ["ic3cfa.affine=false"]),
+    ("no Houdini seeds", ["ic3cfa.seeds=false"]),
 ]
 
 
@@ -44,11 +43,13 @@ def expected(directory):
     return table
 
 
-def run(binary, path, timeout, env):
+def run(binary, path, timeout, tune):
     cmd = [binary, "check", path, "--engine", "ic3cfa", "--json", "--timeout", str(timeout)]
+    for setting in tune:
+        cmd += ["--tune", setting]
     try:
         out = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=timeout + 30, env={**os.environ, **env}
+            cmd, capture_output=True, text=True, timeout=timeout + 30
         )
         data = json.loads(out.stdout) if out.stdout.strip().startswith("{") else {}
     except (subprocess.TimeoutExpired, json.JSONDecodeError):
@@ -68,11 +69,11 @@ def main():
     )
     truth = expected(args.dir)
     print(f"{'configuration':<24} {'decided':>8} {'wrong':>6} {'time (s)':>9} {'SMT checks':>11} {'by pred. cube':>14}")
-    for name, env in CONFIGS:
+    for name, tune in CONFIGS:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             results = list(
                 pool.map(
-                    lambda f: (f, run(binary, os.path.join(args.dir, f), args.timeout, env)),
+                    lambda f: (f, run(binary, os.path.join(args.dir, f), args.timeout, tune)),
                     files,
                 )
             )

@@ -10,7 +10,7 @@
 use invar::check::{certificate, invariant, kinduction, replay};
 use invar::engines::ic3::{self, Ic3Options};
 use invar::engines::kind::KindOptions;
-use invar::engines::{bmc, itp, kind, scorr, CircuitInvariant, Limits, Proof, Verdict};
+use invar::engines::{bmc, itp, kind, scorr, CircuitInvariant, EngineId, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
 use invar::ir::aig::{lit_value, Aig, Lit};
 use invar::ir::trace::Trace;
@@ -173,7 +173,12 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
         let base = kind::SharedBase::default();
         let b = {
             let _run = base.run();
-            bmc::check_publishing(reduced, &limits, &base.cleared)
+            bmc::check_publishing(
+                reduced,
+                &limits,
+                Some(bmc::FIRST_CONFLICT_LIMIT),
+                &base.cleared,
+            )
         };
         // BMC whose every question runs out after one conflict, so that it
         // widens its window at once (`engines::bmc`).
@@ -286,7 +291,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                             panic!("case {case}: {}'s invariant rejected: {e}", outcome.engine)
                         });
                 }
-                if outcome.engine == "scorr" {
+                if outcome.engine == EngineId::Scorr {
                     scorr_proofs += 1;
                 } else {
                     itp_proofs += 1;
@@ -310,7 +315,10 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                             trace.len()
                         );
                         windowed_longer += usize::from(reached > len);
-                    } else if outcome.engine.starts_with("ic3") || outcome.engine == "itp" {
+                    } else if matches!(
+                        outcome.engine,
+                        EngineId::Ic3 | EngineId::Ic3Down | EngineId::Itp
+                    ) {
                         assert!(
                             len <= reached && reached <= trace.len(),
                             "case {case}: ic3 trace of {} steps, bad after {reached}, shortest {len}",
@@ -411,7 +419,7 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
                     check_circuit_proof(&inv);
                 }
                 // Signal correspondence only proves.
-                (Verdict::Unknown(_), Some(_)) if outcome.engine == "scorr" => {}
+                (Verdict::Unknown(_), Some(_)) if outcome.engine == EngineId::Scorr => {}
                 (Verdict::Unknown(_), Some(_)) => panic!(
                     "case {case}: {} missed a counterexample within the bound",
                     outcome.engine

@@ -181,7 +181,7 @@ fn ic3_blocking_counterexamples_to_propagation_of_stuck_lemmas_proves_samples() 
         let out = Command::new(env!("CARGO_BIN_EXE_invar"))
             .args(["check", path.to_str().unwrap(), "--engine", "ic3"])
             .args(["--json", "--timeout", "120"])
-            .env("INVAR_IC3_CTP", "stuck")
+            .args(["--tune", "ic3.ctp=stuck"])
             .output()
             .unwrap();
         let json = String::from_utf8_lossy(&out.stdout);

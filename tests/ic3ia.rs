@@ -8,7 +8,7 @@
 use invar::formats::vmt;
 use invar::util::budget::Budget;
 use invar::util::rng::Rng;
-use invar::verify::{check_word, Answer, Engine, Request};
+use invar::verify::{check, Answer, Engine, Model, Request};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -19,18 +19,11 @@ fn root() -> PathBuf {
 
 /// invar with z3 and cvc5 hidden, or with only z3 visible.
 fn invar(args: &[&str], z3: bool) -> Output {
-    invar_with(args, z3, &[])
-}
-
-/// [`invar`] with more environment variables (the engines' ablation
-/// switches).
-fn invar_with(args: &[&str], z3: bool, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_invar"));
     cmd.args(args).env("INVAR_CVC5", "/nonexistent/cvc5");
     if !z3 {
         cmd.env("INVAR_Z3", "/nonexistent/z3");
     }
-    cmd.envs(env.iter().copied());
     cmd.output().expect("invar runs")
 }
 
@@ -159,7 +152,7 @@ fn farkas_interpolant_predicates_prove_what_atoms_and_preconditions_cannot() {
     ));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_invar"));
     cmd.args(["check", p, "--engine", "ic3ia", "--timeout", "3"])
-        .env("INVAR_IC3IA_NO_FARKAS", "1")
+        .args(["--tune", "ic3ia.farkas=false"])
         .env("INVAR_Z3", "/nonexistent/z3")
         .env("INVAR_CVC5", "/nonexistent/cvc5");
     let without = cmd.output().unwrap();
@@ -337,13 +330,13 @@ fn random_system(rng: &mut Rng, theory: &str) -> String {
     text
 }
 
-fn decide(ts: &invar::ir::ts::Ts, engine: Engine) -> Option<bool> {
+fn decide(model: &Model, engine: Engine) -> Option<bool> {
     let request = Request {
         engine,
         budget: Budget::with_timeout(Duration::from_secs(2)),
         ..Request::new(vec![0])
     };
-    let run = check_word(ts, &request, &mut |_| {}).expect("no internal error");
+    let run = check(model, &request, &mut |_| {}).expect("no internal error");
     match run.answer {
         Answer::Safe { .. } => Some(true),
         Answer::Unsafe { .. } => Some(false),
@@ -365,10 +358,11 @@ fn random_systems_ic3ia_agrees_with_bmc_k_induction_and_bit_level_ic3() {
         for case in 0..n {
             let text = random_system(&mut rng, theory);
             let ts = vmt::read_str("random", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-            let ia = decide(&ts, Engine::Ic3ia);
-            let mut others = vec![("k-induction", decide(&ts, Engine::Smt))];
+            let model = Model::System(ts);
+            let ia = decide(&model, Engine::Ic3ia);
+            let mut others = vec![("k-induction", decide(&model, Engine::Smt))];
             if theory == "bv" {
-                others.push(("bit-level IC3", decide(&ts, Engine::Ic3)));
+                others.push(("bit-level IC3", decide(&model, Engine::Ic3)));
             }
             ia_decided += ia.is_some() as usize;
             safe += (ia == Some(true)) as usize;
@@ -451,7 +445,7 @@ fn proved_on_machine_integers(program: &str, engine: &str, state: &str) {
 }
 
 /// [`proved_on_machine_integers`] with ablation switches in `env`.
-fn proved_on_machine_integers_with(program: &str, engine: &str, state: &str, env: &[(&str, &str)]) {
+fn proved_on_machine_integers_with(program: &str, engine: &str, state: &str, tune: &[&str]) {
     let path = root().join(program);
     let p = path.to_str().unwrap();
     let cert = std::env::temp_dir().join(format!(
@@ -460,13 +454,13 @@ fn proved_on_machine_integers_with(program: &str, engine: &str, state: &str, env
     ));
     let _cleanup = Remove(cert.clone());
     let c = cert.to_str().unwrap();
-    let out = invar_with(
-        // IC3CFA gets a tenth of the time, the relaxation the next tenth
-        // and as much for the check (measured: up.i 12.5 s in all).
-        &["check", p, "--timeout", "120", "--json", "--certificate", c],
-        true,
-        env,
-    );
+    // IC3CFA gets a tenth of the time, the relaxation the next tenth and
+    // as much for the check (measured: up.i 12.5 s in all).
+    let mut args = vec!["check", p, "--timeout", "120", "--json", "--certificate", c];
+    for t in tune {
+        args.extend(["--tune", t]);
+    }
+    let out = invar(&args, true);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(20), "{out:?}");
     assert!(
@@ -504,7 +498,7 @@ fn the_integer_relaxation_proves_a_c_loop_on_machine_integers() {
         "tests/c/relax/up.i",
         "ic3ia-int",
         "|k#4|",
-        &[("INVAR_IC3CFA_NO_SEEDS", "1")],
+        &["ic3cfa.seeds=false"],
     );
 }
 
@@ -552,16 +546,20 @@ fn the_integer_relaxation_never_decides_what_wrap_around_decides() {
     assert!(gcc.status.success(), "{gcc:?}");
     let run = Command::new(&exe).output().unwrap();
     assert_eq!(run.status.code(), Some(7), "gcc's run reaches the error");
-    for flag in [None, Some("INVAR_RELAX_NO_FLAG")] {
+    for flag in [None, Some("relax.overflow_flag=false")] {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_invar"));
         cmd.args(["check", p, "--timeout", "30", "-v"]);
         // IC3CFA and explicit execution's tests, which run first, find the
         // trace at once (a test draws 4294967295); without them the
         // relaxation has its turn.
-        cmd.env("INVAR_AUTO_NO_IC3CFA", "1");
-        cmd.env("INVAR_AUTO_NO_EXPLICIT", "1");
+        cmd.args([
+            "--tune",
+            "auto.ic3cfa=false",
+            "--tune",
+            "auto.explicit=false",
+        ]);
         if let Some(f) = flag {
-            cmd.env(f, "1");
+            cmd.args(["--tune", f]);
         }
         let out = cmd.output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);

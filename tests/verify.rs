@@ -5,7 +5,7 @@
 
 use invar::formats::{aiger, vmt};
 use invar::util::budget::Budget;
-use invar::verify::{self, Answer, Engine, Evidence, Request, Witness};
+use invar::verify::{self, Answer, Certificate, Engine, Evidence, Model, Request, Witness};
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,11 +24,14 @@ fn request(engine: Engine) -> Request {
 #[test]
 fn circuits_answer_with_checked_evidence_and_replayed_witnesses() {
     // resets.aag: safe (2-inductive).
-    let model = aiger::read_file(&root().join("formats/aiger/resets.aag")).unwrap();
+    let model = Model::Circuit(aiger::read_file(&root().join("formats/aiger/resets.aag")).unwrap());
     let mut lines = Vec::new();
     for engine in [Engine::Ic3, Engine::Kind, Engine::Auto] {
-        let run = verify::check_aiger(&model, &request(engine), &mut |l| lines.push(l.to_string()))
-            .unwrap();
+        let asked = Request {
+            certificate: true,
+            ..request(engine)
+        };
+        let run = verify::check(&model, &asked, &mut |l| lines.push(l.to_string())).unwrap();
         match (&run.answer, engine) {
             (
                 Answer::Safe {
@@ -57,15 +60,20 @@ fn circuits_answer_with_checked_evidence_and_replayed_witnesses() {
             ) => {}
             other => panic!("{engine:?}: {other:?}"),
         }
-        assert!(run.circuit.is_some());
+        // Each proof comes with its witness circuit.
+        assert!(
+            matches!(run.certificate, Some(Ok(Certificate::Circuit(_)))),
+            "{engine:?}: {:?}",
+            run.certificate
+        );
     }
     assert!(
         lines.iter().any(|l| l.contains("checked with")),
         "{lines:?}"
     );
     // and.aag: unsafe at step 0 with inputs 11.
-    let model = aiger::read_file(&root().join("formats/aiger/and.aag")).unwrap();
-    let run = verify::check_aiger(&model, &request(Engine::Bmc), &mut |_| {}).unwrap();
+    let model = Model::Circuit(aiger::read_file(&root().join("formats/aiger/and.aag")).unwrap());
+    let run = verify::check(&model, &request(Engine::Bmc), &mut |_| {}).unwrap();
     match run.answer {
         Answer::Unsafe {
             witness: Witness::Bit(trace),
@@ -83,8 +91,9 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
     // lia_counter.vmt: x ≥ 0 holds and is 1-inductive; an Int model goes to
     // the word-level engine whatever engine the request names for circuits.
     let ts = vmt::read_file(&root().join("formats/vmt/lia_counter.vmt")).unwrap();
-    let run = verify::check_word(&ts, &request(Engine::Smt), &mut |_| {}).unwrap();
-    assert_eq!(run.engine, "smt");
+    let model = Model::System(ts.clone());
+    let run = verify::check(&model, &request(Engine::Smt), &mut |_| {}).unwrap();
+    assert_eq!(run.engine_name(), "smt");
     match run.answer {
         Answer::Safe {
             evidence: Evidence::WordKInduction { k: 1 },
@@ -93,8 +102,8 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
         other => panic!("{other:?}"),
     }
     // `auto` runs IC3+IA beside k-induction: either proof, checked.
-    let run = verify::check_word(&ts, &request(Engine::Auto), &mut |_| {}).unwrap();
-    match (run.engine, run.answer) {
+    let run = verify::check(&model, &request(Engine::Auto), &mut |_| {}).unwrap();
+    match (run.engine_name(), run.answer) {
         (
             "smt",
             Answer::Safe {
@@ -105,10 +114,16 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
         (
             "ic3ia",
             Answer::Safe {
-                evidence: Evidence::WordInvariant { clauses, text },
+                evidence:
+                    Evidence::WordInvariant {
+                        clauses,
+                        store,
+                        invariant,
+                    },
                 ..
             },
         ) => {
+            let text = invar::check::smt_proof::certificate_function(&ts, &store, invariant);
             assert!(clauses >= 1 && text.contains('x'), "{text}")
         }
         (engine, other) => panic!("{engine}: {other:?}"),
@@ -127,7 +142,7 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
          (define-fun .p () Bool (! (< x 2) :invar-property 0))\n",
     )
     .unwrap();
-    let run = verify::check_word(&unsafe_ts, &bounded, &mut |_| {}).unwrap();
+    let run = verify::check(&Model::System(unsafe_ts), &bounded, &mut |_| {}).unwrap();
     match run.answer {
         Answer::Unsafe {
             witness: Witness::Word(trace),
@@ -144,10 +159,11 @@ fn word_level_models_go_to_the_engine_their_sorts_need() {
 /// steps, as BMC finds, replayed on the file.
 #[test]
 fn ic3_traces_are_cut_at_their_first_bad_state() {
-    let model = aiger::read_file(&root().join("formats/aiger/ic3_long_chain.aag")).unwrap();
+    let path = root().join("formats/aiger/ic3_long_chain.aag");
+    let model = Model::Circuit(aiger::read_file(&path).unwrap());
     let mut lengths = Vec::new();
     for engine in [Engine::Bmc, Engine::Ic3] {
-        let run = verify::check_aiger(&model, &request(engine), &mut |_| {}).unwrap();
+        let run = verify::check(&model, &request(engine), &mut |_| {}).unwrap();
         match run.answer {
             Answer::Unsafe {
                 witness: Witness::Bit(t),

@@ -19,13 +19,10 @@
 
 use super::lower::Program;
 use super::types::CType;
-use crate::check::smt_proof::CERTIFICATE;
-use crate::formats::smtlib::parse_script;
 use crate::formats::svcomp::{InvariantKind, SourcePoint, WitnessInvariant};
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::encode::pc_numbers;
 use crate::ir::term::normalize::Normalizer;
-use crate::ir::term::print::quote_symbol;
 use crate::ir::term::{Op, Term, Terms};
 use crate::ir::ts::Ts;
 use std::collections::{BTreeMap, HashMap};
@@ -37,41 +34,17 @@ const MAX_EXPRESSION: usize = 20_000;
 /// Deepest term rendered (the renderer recurses).
 const MAX_DEPTH: usize = 500;
 
-/// The invariant of a certificate function (`(define-fun invar-certificate
-/// ((x1 S1) …) Bool INV)` over `ts`'s states) as a term of a copy of `ts`'s
-/// store.
-fn certificate_term(ts: &Ts, certificate: &str) -> Result<(Terms, Term), String> {
-    let mut terms = ts.terms.clone();
-    let mut script = String::new();
-    let mut names = Vec::new();
-    for s in &ts.states {
-        let name = quote_symbol(terms.var_name(s.var).unwrap_or_default());
-        script += &format!("(declare-fun {name} () {})\n", terms.sort(s.var));
-        names.push(name);
-    }
-    script += certificate;
-    script += &if names.is_empty() {
-        format!("\n(assert {CERTIFICATE})\n")
-    } else {
-        format!("\n(assert ({CERTIFICATE} {}))\n", names.join(" "))
-    };
-    let parsed = parse_script("certificate", &script, &mut terms).map_err(|e| e.to_string())?;
-    let &(invariant, _) = parsed
-        .asserts
-        .first()
-        .ok_or("no invariant in the certificate")?;
-    Ok((terms, invariant))
-}
-
-/// The loop invariants that `certificate`, an invariant of `ts` (the
-/// encoding of `program`'s automaton), implies at the program's loops:
-/// one per loop keyword, leaving out loops whose invariant says nothing.
+/// The loop invariants that `invariant`, an invariant of `ts` (the
+/// encoding of `program`'s automaton) and a term of `store` (`ts`'s terms,
+/// extended), implies at the program's loops: one per loop keyword, leaving
+/// out loops whose invariant says nothing.
 pub fn loop_invariants(
     program: &Program,
     ts: &Ts,
-    certificate: &str,
+    store: &Terms,
+    invariant: Term,
 ) -> Result<Vec<WitnessInvariant>, String> {
-    let (mut terms, invariant) = certificate_term(ts, certificate)?;
+    let mut terms = store.clone();
     let (pc, valid) = match ts.states.as_slice() {
         [pc, valid, ..] => (pc.var, valid.var),
         _ => return Err("the system has no pc and valid states".into()),

@@ -447,9 +447,9 @@ fn confirm_inhouse(queries: &Queries, deadline: Option<Instant>) -> Result<(), F
         Some(d) => Budget::with_timeout(d.saturating_duration_since(Instant::now())),
         None => Budget::unlimited(),
     };
-    if let Some(dir) = std::env::var_os("INVAR_DUMP_PROOF") {
+    if let Some(dir) = &crate::util::settings::get().dump_proof {
         // For reproducing a checker's answer with `invar smt` or another solver.
-        let path = std::path::Path::new(&dir).join(format!("proof-{}.smt2", std::process::id()));
+        let path = dir.join(format!("proof-{}.smt2", std::process::id()));
         std::fs::write(&path, &text).map_err(|e| GaveUp(format!("{}: {e}", path.display())))?;
     }
     let mut solver = InvarSmt::new(budget);

@@ -290,6 +290,10 @@ pub struct CheckArgs {
     /// word widths (a bit-blasted word-level model's trace is shown in words).
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
+    /// Set a switch of the engines or of `auto`, for measurements (the
+    /// defaults are the measured ones; `--tune help` lists the keys).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub tune: Vec<String>,
     /// Options for C programs.
     #[command(flatten)]
     pub c: CArgs,

@@ -10,8 +10,6 @@
 //! rows. A disagreement, a trace that does not replay or a proof that fails
 //! its check exits with code 3.
 
-use super::check::{model_format, Format};
-use super::check_word::read_model;
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, ts_from_aig, Blasted};
 use invar::check::{replay, word};
@@ -20,7 +18,8 @@ use invar::ir::aig::Aig;
 use invar::ir::trace::Trace;
 use invar::ir::ts::Ts;
 use invar::util::budget::Budget;
-use invar::verify::{self, Answer, Engine, Request, Witness};
+use invar::verify::model::read_system;
+use invar::verify::{self, Answer, Engine, Format, Model, Request, Witness};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -68,7 +67,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
         ));
     }
     let name = file.display().to_string();
-    let format = model_format(file)?;
+    let format = Format::of(file)?;
     let (aiger_model, ts);
     let mut reps: Vec<Representation> = Vec::new();
     // Word-level systems for the SMT engine, which replays on them.
@@ -92,7 +91,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
             original: Original::Aiger(&aiger_model),
         });
     } else {
-        ts = read_model(file, format)?;
+        ts = read_system(file, format)?;
         prop_count = ts.bad.len();
         let exported = vmt::read_str("(vmt export)", &vmt::write(&ts))
             .map_err(|e| format!("internal error: the VMT export does not read back: {e}"))?;
@@ -133,6 +132,9 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
     let mut unsafe_ = 0;
     let mut failures = 0;
     for rep in &reps {
+        // The representation as a circuit read from a file: the pipeline
+        // replays its traces on it, and the rows below on the original.
+        let model = Model::Circuit(aiger::Aiger::from_aig(&rep.aig));
         for (engine, label) in [
             (Engine::Ic3, "ic3"),
             (Engine::Bmc, "bmc"),
@@ -140,7 +142,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
         ] {
             let request = request(engine, &props, timeout);
             let start = Instant::now();
-            let answer = verify::check_circuit(&rep.aig, &request, &mut |_| {}).map(|r| r.answer);
+            let answer = verify::check(&model, &request, &mut |_| {}).map(|r| r.answer);
             let (verdict, check) = match answer {
                 Ok(Answer::Unsafe {
                     witness: Witness::Bit(trace),
@@ -166,7 +168,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
                     safe += 1;
                     (
                         "safe",
-                        format!("{} checked with {checker}", verify::describe(&evidence)),
+                        format!("{} checked with {checker}", evidence.describe()),
                     )
                 }
                 Ok(Answer::Unknown(reason)) => ("unknown", reason),
@@ -206,15 +208,13 @@ fn smt_rows(
     timeout: f64,
 ) -> (usize, usize, usize) {
     let (mut safe, mut unsafe_, mut failures) = (0, 0, 0);
-    let engines: [(Engine, &str, WordEngine); 2] = [
-        (Engine::Smt, "smt", verify::check_smt),
-        (Engine::Ic3ia, "ic3ia", verify::check_ic3ia),
-    ];
+    let engines = [(Engine::Smt, "smt"), (Engine::Ic3ia, "ic3ia")];
     for (label, system) in systems {
-        for &(engine, name, check) in &engines {
+        let model = Model::System(system.clone());
+        for &(engine, name) in &engines {
             let start = Instant::now();
             let request = request(engine, props, timeout);
-            let answer = check(system, &request, &mut |_| {}).map(|r| r.answer);
+            let answer = verify::check(&model, &request, &mut |_| {}).map(|r| r.answer);
             let (verdict, check) = match answer {
                 Ok(Answer::Unsafe { witness, .. }) => {
                     unsafe_ += 1;
@@ -227,7 +227,7 @@ fn smt_rows(
                     safe += 1;
                     (
                         "safe",
-                        format!("{} confirmed by {checker}", verify::describe(&evidence)),
+                        format!("{} confirmed by {checker}", evidence.describe()),
                     )
                 }
                 Ok(Answer::Unconfirmed(reason)) => {
@@ -245,9 +245,6 @@ fn smt_rows(
     }
     (safe, unsafe_, failures)
 }
-
-/// A word-level engine of the pipeline.
-type WordEngine = fn(&Ts, &verify::Request, verify::Log) -> Result<verify::Run, String>;
 
 /// The cross-check of a model only the word-level engines take (Int, Real).
 fn smt_only(

@@ -15,11 +15,11 @@ macro_rules! outln {
 
 mod args;
 mod check;
-mod check_c;
-mod check_word;
 mod crosscheck;
 mod json;
 mod monitor;
+mod render;
+mod svcomp;
 mod tools;
 
 use args::{Cli, Command};
@@ -79,6 +79,7 @@ pub fn run() -> i32 {
             };
         }
     };
+    invar::util::settings::set(settings_from_environment());
     monitor::start();
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
@@ -116,5 +117,24 @@ pub fn run() -> i32 {
             eprintln!("invar: {message}");
             EXIT_ERROR
         }
+    }
+}
+
+/// The library's process-wide settings (`invar::util::settings`) from the
+/// environment: the only place that reads it.
+fn settings_from_environment() -> invar::util::settings::Settings {
+    let path = |name: &str| std::env::var_os(name).map(std::path::PathBuf::from);
+    invar::util::settings::Settings {
+        z3: path("INVAR_Z3"),
+        cvc5: path("INVAR_CVC5"),
+        core_trace: path("INVAR_CORE_TRACE"),
+        dump_smt: path("INVAR_DUMP_SMT"),
+        dump_proof: path("INVAR_DUMP_PROOF"),
+        core_heap_only: std::env::var_os("INVAR_CORE_HEAP").is_some(),
+        smt_inputs_only: match std::env::var("INVAR_SMT_DECIDE").as_deref() {
+            Ok("all") => Some(false),
+            Ok("inputs") => Some(true),
+            _ => None,
+        },
     }
 }

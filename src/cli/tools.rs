@@ -1,5 +1,6 @@
 //! `invar sim`, `invar convert` and `invar info`.
 
+use super::check::program_options;
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, ts_from_aig};
 use invar::check::certificate::check_witness;
@@ -11,14 +12,16 @@ use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::coi::cone_of_influence;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
+use invar::verify::model::{read_program, read_system};
+use invar::verify::{Format, ProgramOptions};
 use std::path::Path;
 
 /// Replays a witness; exit 0 if it reaches every bad property it names.
 pub fn sim(model: &Path, witness: &Path, vcd: Option<&Path>) -> Result<i32, String> {
-    match super::check::model_format(model)? {
-        super::check::Format::Btor2 => return sim_btor2(model, witness, vcd),
-        super::check::Format::Aiger => {}
-        super::check::Format::C => {
+    match Format::of(model)? {
+        Format::Btor2 => return sim_btor2(model, witness, vcd),
+        Format::Aiger => {}
+        Format::C => {
             return Err(format!(
                 "{}: invar sim replays AIGER, BTOR2, VMT and DimSpec witnesses; a C program's counterexample is replayed by `invar check` itself before it prints `false`",
                 model.display()
@@ -93,11 +96,11 @@ fn sim_btor2(model: &Path, witness: &Path, vcd: Option<&Path>) -> Result<i32, St
 /// Replays a VMT-style counterexample (also for DimSpec) on the model.
 fn sim_vmt(
     model: &Path,
-    format: super::check::Format,
+    format: Format,
     witness: &Path,
     vcd: Option<&Path>,
 ) -> Result<i32, String> {
-    let ts = super::check_word::read_model(model, format)?;
+    let ts = read_system(model, format)?;
     let name = witness.display().to_string();
     let text = std::fs::read_to_string(witness).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let (states, inputs) = vmt::read_trace(&name, &text, &ts).map_err(|e| e.to_string())?;
@@ -138,9 +141,9 @@ pub fn certify(
     backend: Backend,
     property: Option<usize>,
 ) -> Result<i32, String> {
-    match super::check::model_format(model)? {
-        super::check::Format::Aiger => {}
-        super::check::Format::C => {
+    match Format::of(model)? {
+        Format::Aiger => {}
+        Format::C => {
             return Err(format!(
                 "{}: certify a C program's proof against its certificate file, which holds the program's encoding: invar certify CERT CERT",
                 model.display()
@@ -182,12 +185,12 @@ pub fn certify(
 /// property at once, on cvc5 or z3 where installed, else invar's solver.
 fn certify_word(
     model: &Path,
-    format: super::check::Format,
+    format: Format,
     certificate: &Path,
     property: Option<usize>,
 ) -> Result<i32, String> {
     use invar::check::smt_proof;
-    let ts = super::check_word::read_model(model, format)?;
+    let ts = read_system(model, format)?;
     let name = certificate.display();
     let text =
         std::fs::read_to_string(certificate).map_err(|e| format!("{name}: cannot read: {e}"))?;
@@ -242,11 +245,13 @@ fn certified_properties(
 /// comments; the other formats write VMT, BTOR2, DimSpec, or AIGER by
 /// bit-blasting; C programs are lowered as `check` would (`c`).
 pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i32, String> {
-    let format = super::check::model_format(input)?;
-    if format != super::check::Format::Aiger {
-        let ts = if format == super::check::Format::C {
-            let program = super::check_c::program(input, c, false, None)
+    let format = Format::of(input)?;
+    if format != Format::Aiger {
+        let ts = if format == Format::C {
+            let model = read_program(input, &program_options(c, None))
                 .map_err(|e| format!("{}: {e}", input.display()))?;
+            super::check::show_lowering(c, false, &model);
+            let program = &model.program;
             if let Some(flag) = program.out_of_bounds {
                 let name = program.cfa.terms.var_name(flag).unwrap_or("?");
                 eprintln!(
@@ -254,9 +259,9 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
                     input.display()
                 );
             }
-            invar::ir::cfa::encode::encode(&program.cfa)
+            model.ts
         } else {
-            super::check_word::read_model(input, format)?
+            read_system(input, format)?
         };
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
@@ -320,20 +325,17 @@ fn dimspec_of(aig: &invar::ir::aig::Aig) -> String {
 
 /// Prints the header counts and each bad property's cone size.
 pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
-    use super::check::Format;
-    let format = super::check::model_format(file)?;
+    let format = Format::of(file)?;
     if format == Format::Aiger {
         return info_aiger(file);
     }
     outln!("file         {}", file.display());
     let ts = if format == Format::C {
-        let unlowered = super::args::CArgs {
-            no_lbe: true,
-            dump_cfa: None,
-            ..c.clone()
+        let options = ProgramOptions {
+            keep_before_lbe: false,
+            ..program_options(c, None)
         };
-        let mut program = super::check_c::program(file, &unlowered, false, None)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let model = read_program(file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
         let mode = if c.int {
             "mathematical integers"
         } else if c.lp64 {
@@ -342,26 +344,17 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
             "ILP32"
         };
         outln!("format       C ({mode})");
-        outln!("variables    {}", program.cfa.vars.len());
-        let options = invar::ir::cfa::lbe::LbeOptions::default();
-        let stats = invar::ir::cfa::lbe::large_block_encoding(&mut program.cfa, options);
-        outln!(
-            "cfa          {} locations, {} edges",
-            stats.before.0,
-            stats.before.1
-        );
-        if !c.no_lbe {
-            outln!(
-                "after lbe    {} locations, {} edges",
-                stats.after.0,
-                stats.after.1
-            );
+        let cfa = &model.program.cfa;
+        outln!("variables    {}", cfa.vars.len());
+        let (before, after) = match &model.lbe {
+            Some(stats) => (stats.before, Some(stats.after)),
+            None => ((cfa.live_locations().len(), cfa.edges.len()), None),
+        };
+        outln!("cfa          {} locations, {} edges", before.0, before.1);
+        if let Some(after) = after {
+            outln!("after lbe    {} locations, {} edges", after.0, after.1);
         }
-        if c.no_lbe {
-            program = super::check_c::program(file, &unlowered, false, None)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-        }
-        invar::ir::cfa::encode::encode(&program.cfa)
+        model.ts
     } else {
         let name = match format {
             Format::Btor2 => "BTOR2",
@@ -369,7 +362,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
             _ => "DimSpec",
         };
         outln!("format       {name}");
-        super::check_word::read_model(file, format)?
+        read_system(file, format)?
     };
     info_word(&ts);
     Ok(EXIT_UNKNOWN)

@@ -186,32 +186,24 @@ impl<'a> Bmc<'a> {
 /// BMC alone at 30 s, 2 jobs: no limit 27 solved, 1,000 conflicts 29, 5,000
 /// conflicts 30 (which `picorv32` bugs fall under 30 s varies between the
 /// two); none lost. The larger one keeps more counterexamples shortest.
-const FIRST_CONFLICT_LIMIT: u64 = 5_000;
-
-/// [`FIRST_CONFLICT_LIMIT`], or `INVAR_BMC_CONFLICTS` (0: no limit, every
-/// depth asked alone, for measurement).
-fn first_conflict_limit() -> Option<u64> {
-    match std::env::var("INVAR_BMC_CONFLICTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        Some(0) => None,
-        Some(n) => Some(n),
-        None => Some(FIRST_CONFLICT_LIMIT),
-    }
-}
+pub const FIRST_CONFLICT_LIMIT: u64 = 5_000;
 
 /// Runs BMC until a counterexample, the depth bound or the budget.
 pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
-    check_with_first_limit(aig, limits, first_conflict_limit())
+    check_with_first_limit(aig, limits, Some(FIRST_CONFLICT_LIMIT))
 }
 
-/// [`check`], publishing in `cleared` how many depths are cleared (every
-/// depth below it has no bad state) as they are: the base case that
-/// proofs of k-induction's step cases (`kind::step_cases`) in the same
-/// portfolio rely on.
-pub fn check_publishing(aig: &Aig, limits: &Limits, cleared: &AtomicUsize) -> Outcome {
-    run(aig, limits, first_conflict_limit(), Some(cleared))
+/// [`check_with_first_limit`], publishing in `cleared` how many depths are
+/// cleared (every depth below it has no bad state) as they are: the base
+/// case that proofs of k-induction's step cases (`kind::step_cases`) in the
+/// same portfolio rely on.
+pub fn check_publishing(
+    aig: &Aig,
+    limits: &Limits,
+    first: Option<u64>,
+    cleared: &AtomicUsize,
+) -> Outcome {
+    run(aig, limits, first, Some(cleared))
 }
 
 /// [`check`] with the first question's conflict limit given (`None`: every
@@ -222,7 +214,7 @@ pub fn check_with_first_limit(aig: &Aig, limits: &Limits, first: Option<u64>) ->
 }
 
 fn run(aig: &Aig, limits: &Limits, first: Option<u64>, cleared: Option<&AtomicUsize>) -> Outcome {
-    if let Some(outcome) = super::sabotaged_outcome("bmc", limits.backend) {
+    if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Bmc, limits.backend) {
         return outcome;
     }
     let start = Instant::now();
@@ -258,7 +250,7 @@ fn run(aig: &Aig, limits: &Limits, first: Option<u64>, cleared: Option<&AtomicUs
     };
     let outcome = Outcome {
         verdict,
-        engine: "bmc",
+        engine: super::EngineId::Bmc,
         backend: limits.backend,
         stats: Stats {
             depth: bmc.next_depth(),

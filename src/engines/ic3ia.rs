@@ -130,12 +130,8 @@ pub struct Predicates {
     /// Predicates read from the Farkas conflicts of the last spurious
     /// chain's refutation, for the next refinement.
     interpolants: Vec<Term>,
-    /// Whether refinement reads them (`INVAR_IC3IA_NO_FARKAS` turns it
-    /// off, to measure what they bring).
-    farkas: bool,
-    /// Whether refinement keeps only the candidates an unsat core needs
-    /// (`INVAR_IC3IA_NO_MINIMISE` turns it off).
-    minimise: bool,
+    /// The refinement's switches.
+    options: IaOptions,
     /// Candidates a refinement did not need, offered again to the next.
     pool: Vec<Term>,
 }
@@ -157,6 +153,25 @@ fn negation(terms: &mut Terms, atoms: &[Term], cube: &Cube) -> Term {
     terms.or_all(&negated)
 }
 
+/// The switches of IC3+IA's refinement (ablations for measurement).
+#[derive(Clone, Copy, Debug)]
+pub struct IaOptions {
+    /// Refinement reads predicates from the Farkas conflicts of the
+    /// spurious chain's refutation.
+    pub farkas: bool,
+    /// Refinement keeps only the candidates an unsat core needs.
+    pub minimise: bool,
+}
+
+impl Default for IaOptions {
+    fn default() -> Self {
+        IaOptions {
+            farkas: true,
+            minimise: true,
+        }
+    }
+}
+
 impl Predicates {
     /// The domain of the bad properties `watched` of `ts`, its solvers
     /// started on `backend`.
@@ -165,6 +180,7 @@ impl Predicates {
         watched: &[usize],
         backend: smt::Backend,
         budget: &Budget,
+        options: IaOptions,
     ) -> Result<Predicates, String> {
         let mut u = Unfolding::new(ts);
         let init = u.init();
@@ -215,8 +231,7 @@ impl Predicates {
             retired: (0, Duration::ZERO),
             gave_up: None,
             interpolants: Vec::new(),
-            farkas: std::env::var_os("INVAR_IC3IA_NO_FARKAS").is_none(),
-            minimise: std::env::var_os("INVAR_IC3IA_NO_MINIMISE").is_none(),
+            options,
             pool: Vec::new(),
         };
         domain.add_predicates(initial);
@@ -445,7 +460,7 @@ impl Predicates {
             .filter(|&p| !self.known.contains(&p) && self.over_current_states(p) && seen.insert(p))
             .collect();
         let n = chain.len();
-        if fresh.len() <= 1 || n < 2 || !self.minimise {
+        if fresh.len() <= 1 || n < 2 || !self.options.minimise {
             return fresh;
         }
         let Ok(mut solver) = self.backend.start(&self.budget) else {
@@ -562,7 +577,7 @@ impl Predicates {
         let n = chain.len();
         let path = self.chain_path(chain, false);
         bmc.assert(self.u.terms(), path);
-        let farkas = self.farkas && bmc.keep_conflicts();
+        let farkas = self.options.farkas && bmc.keep_conflicts();
         let result = bmc.check(self.u.terms(), &[]);
         let stats = bmc.stats();
         self.retired.0 += stats.checks;
@@ -1041,6 +1056,7 @@ pub fn check(
     backend: smt::Backend,
     budget: &Budget,
     max_depth: Option<usize>,
+    ia_options: IaOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(InvariantVerdict, IaStats), String> {
     if let Some(reason) = smt::unfold::unsupported(ts) {
@@ -1053,7 +1069,7 @@ pub fn check(
         ));
     }
     let start = Instant::now();
-    let domain = Predicates::new(ts, watched, backend, budget)?;
+    let domain = Predicates::new(ts, watched, backend, budget, ia_options)?;
     progress(&format!("{} initial predicates", domain.preds.len()));
     let options = Ic3Options {
         limits: Limits {

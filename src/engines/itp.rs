@@ -34,7 +34,7 @@ struct Counters {
 /// Runs interpolation until a proof, a counterexample, the bound on k or
 /// the budget.
 pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
-    if let Some(outcome) = super::sabotaged_outcome("itp", limits.backend) {
+    if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Itp, limits.backend) {
         return outcome;
     }
     let start = Instant::now();
@@ -48,7 +48,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     stats.sat.calls = counters.queries;
     let outcome = Outcome {
         verdict,
-        engine: "itp",
+        engine: super::EngineId::Itp,
         backend: limits.backend,
         stats,
     };

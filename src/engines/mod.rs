@@ -123,28 +123,97 @@ pub struct AbstractionStats {
     pub refinements: u64,
 }
 
+/// Which engine answered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EngineId {
+    /// Bounded model checking.
+    Bmc,
+    /// k-induction (bit level).
+    Kind,
+    /// IC3 with CTGs.
+    Ic3,
+    /// IC3 with plain `down` generalization.
+    Ic3Down,
+    /// Interpolation.
+    Itp,
+    /// Signal correspondence.
+    Scorr,
+    /// Word-level BMC and k-induction on the SMT layer.
+    Smt,
+    /// IC3 with implicit predicate abstraction.
+    Ic3ia,
+    /// IC3+IA on a C program's integer relaxation, its invariant carried to
+    /// the machine integers.
+    Ic3iaRelaxed,
+    /// IC3 on a C program's control-flow automaton.
+    Ic3cfa,
+    /// Explicit execution of a C program.
+    Explicit,
+}
+
+impl EngineId {
+    /// Its name in outputs (`--json`, `-v`) and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineId::Bmc => "bmc",
+            EngineId::Kind => "kind",
+            EngineId::Ic3 => "ic3",
+            EngineId::Ic3Down => "ic3-down",
+            EngineId::Itp => "itp",
+            EngineId::Scorr => "scorr",
+            EngineId::Smt => "smt",
+            EngineId::Ic3ia => "ic3ia",
+            EngineId::Ic3iaRelaxed => "ic3ia-int",
+            EngineId::Ic3cfa => "ic3cfa",
+            EngineId::Explicit => "explicit",
+        }
+    }
+
+    /// Whether it runs on the SMT layer (its calls are solver checks, not
+    /// SAT calls).
+    pub fn on_smt(self) -> bool {
+        matches!(
+            self,
+            EngineId::Smt | EngineId::Ic3ia | EngineId::Ic3iaRelaxed | EngineId::Ic3cfa
+        )
+    }
+}
+
+impl std::fmt::Display for EngineId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// An engine's verdict with its name and counters.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// The verdict.
     pub verdict: Verdict,
     /// The engine that produced it.
-    pub engine: &'static str,
+    pub engine: EngineId,
     /// The SAT backend it ran on (a checker should use the other one).
     pub backend: Backend,
     /// Its counters.
     pub stats: Stats,
 }
 
+/// The sabotage mode of a `sabotage` build: `INVAR_SABOTAGE` when it was
+/// compiled (a build setting, so that the library's own tests are
+/// sabotaged too; cargo rebuilds when it changes).
+#[cfg(feature = "sabotage")]
+const SABOTAGE: Option<&str> = option_env!("INVAR_SABOTAGE");
+
 /// A deliberately broken engine, to check that the test suite notices one
 /// (cargo feature `sabotage`, never in a normal build; `scripts/sabotage.sh`):
-/// with `INVAR_SABOTAGE=unknown` every verdict becomes `unknown`; with
-/// `INVAR_SABOTAGE=flip` one model in a hundred (by a hash of its circuit)
-/// gets the opposite verdict, with a made-up trace or an empty invariant.
+/// built with `INVAR_SABOTAGE=unknown` every verdict becomes `unknown`;
+/// with `INVAR_SABOTAGE=flip` one model in a hundred (by a hash of its
+/// circuit) gets the opposite verdict, with a made-up trace or an empty
+/// invariant.
 #[cfg(feature = "sabotage")]
 pub(crate) fn sabotage(aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome {
-    let mode = std::env::var("INVAR_SABOTAGE").unwrap_or_default();
-    let verdict = match (mode.as_str(), outcome.verdict) {
+    let mode = SABOTAGE.unwrap_or_default();
+    let verdict = match (mode, outcome.verdict) {
         ("unknown", _) => Verdict::Unknown("sabotaged".into()),
         ("flip", verdict) => {
             // FNV-1a over the circuit's shape and gates.
@@ -182,11 +251,11 @@ pub(crate) fn sabotage(_aig: &crate::ir::aig::Aig, outcome: Outcome) -> Outcome 
 }
 
 /// Whether the word-level engines (SMT k-induction, IC3+IA) are sabotaged:
-/// with `INVAR_SABOTAGE=unknown` they answer `unknown` at once (feature
+/// built with `INVAR_SABOTAGE=unknown` they answer `unknown` at once (feature
 /// `sabotage` only, as [`sabotage`]).
 #[cfg(feature = "sabotage")]
 pub(crate) fn sabotaged_unknown() -> bool {
-    std::env::var("INVAR_SABOTAGE").as_deref() == Ok("unknown")
+    SABOTAGE == Some("unknown")
 }
 
 /// Without the `sabotage` feature: never.
@@ -196,9 +265,9 @@ pub(crate) fn sabotaged_unknown() -> bool {
     false
 }
 
-/// With `INVAR_SABOTAGE=unknown` (feature `sabotage`), the `unknown` a
+/// Built with `INVAR_SABOTAGE=unknown` (feature `sabotage`), the `unknown` a
 /// bit-level engine answers at once instead of running to its limit.
-pub(crate) fn sabotaged_outcome(engine: &'static str, backend: Backend) -> Option<Outcome> {
+pub(crate) fn sabotaged_outcome(engine: EngineId, backend: Backend) -> Option<Outcome> {
     sabotaged_unknown().then(|| Outcome {
         verdict: Verdict::Unknown("sabotaged".into()),
         engine,

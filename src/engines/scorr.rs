@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// Proves the property by signal correspondence, or says why not.
 pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
-    if let Some(outcome) = super::sabotaged_outcome("scorr", limits.backend) {
+    if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Scorr, limits.backend) {
         return outcome;
     }
     let start = Instant::now();
@@ -40,7 +40,7 @@ pub fn check(aig: &Aig, limits: &Limits) -> Outcome {
     };
     let outcome = Outcome {
         verdict,
-        engine: "scorr",
+        engine: super::EngineId::Scorr,
         // Its SAT checks run on invar's core: the proof's check must not.
         backend: crate::sat::Backend::Core,
         stats,

@@ -53,6 +53,42 @@ pub const FORMAT_VERSION: &str = "2.0";
 /// The unreach-call specification in SV-COMP's property syntax.
 pub const UNREACH_CALL: &str = "G ! call(reach_error())";
 
+/// An SV-COMP property file (`.prp`), as far as invar reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Property {
+    /// The file's text.
+    pub text: String,
+    /// The LTL formula of `CHECK( init(main()), LTL(f) )`, if it has one.
+    pub formula: Option<String>,
+    /// Whether it is unreach-call, the property invar checks. SV-COMP
+    /// writes it as `CHECK( init(main()), LTL(G ! call(reach_error())) )`;
+    /// the older `__VERIFIER_error()` is the same property (invar treats
+    /// both calls, and `__assert_fail`, as the error).
+    pub unreach_call: bool,
+}
+
+/// Reads the property file `path`.
+pub fn read_property(path: &std::path::Path) -> Result<Property, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let compact: String = text.split_whitespace().collect();
+    let unreach_call = ["reach_error", "__VERIFIER_error"]
+        .iter()
+        .any(|f| compact == format!("CHECK(init(main()),LTL(G!call({f}())))"));
+    let formula = (|| {
+        let start = text.find("LTL(")? + 4;
+        let end = text.rfind(')')?;
+        // The property's closing parentheses: CHECK( init(main()), LTL(f) ).
+        let inner = text[start..end].trim_end().strip_suffix(')')?;
+        Some(inner.trim().to_string())
+    })();
+    Ok(Property {
+        text,
+        formula,
+        unreach_call,
+    })
+}
+
 /// What every entry's metadata says about the task and the producer.
 #[derive(Clone, Debug)]
 pub struct Task {

@@ -213,7 +213,7 @@ impl Backend {
     /// A new, empty solver that gives up when `budget` expires.
     pub fn create(self, budget: Budget) -> Box<dyn Solver> {
         match self {
-            Backend::Core => Box::new(core::Core::traced_from_environment(budget)),
+            Backend::Core => Box::new(core::Core::traced_if_asked(budget)),
             Backend::Cadical => Box::new(cadical::CadicalSolver::new(budget)),
             #[cfg(feature = "minisat")]
             Backend::Minisat => Box::new(minisat::MinisatSolver::new(budget)),

@@ -90,8 +90,8 @@ pub struct InvarSmt {
     stats: SolverStats,
     /// The budget the core polls, for the reason of an interrupted check.
     budget: Budget,
-    /// Whether checks decide inputs only, when `INVAR_SMT_DECIDE` forces
-    /// it (read once); otherwise the rule in [`SmtSolver::check`].
+    /// Whether checks decide inputs only, when an ablation forces it
+    /// (`util::settings`); otherwise the rule in [`SmtSolver::check`].
     forced_inputs_only: Option<bool>,
 }
 
@@ -151,11 +151,7 @@ impl InvarSmt {
             model: ModelCache::default(),
             budget,
             tru,
-            forced_inputs_only: match std::env::var("INVAR_SMT_DECIDE").as_deref() {
-                Ok("all") => Some(false),
-                Ok("inputs") => Some(true),
-                _ => None,
-            },
+            forced_inputs_only: crate::util::settings::get().smt_inputs_only,
             stats: SolverStats::default(),
         }
     }
@@ -657,7 +653,7 @@ impl SmtSolver for InvarSmt {
         // Deciding inputs only keeps branch and bound from drifting once
         // arithmetic is in play; on bit-vectors alone it starves CDCL of
         // the comparator and adder gates it would branch on (docs/
-        // ARCHITECTURE.md). `INVAR_SMT_DECIDE` overrides, for measuring.
+        // ARCHITECTURE.md). An ablation overrides it, for measuring.
         let inputs_only = (self.forced_inputs_only).unwrap_or(!self.named.is_empty());
         self.core.decide_inputs_only(inputs_only);
         let result = self

@@ -58,8 +58,8 @@ impl Backend {
                 budget.clone(),
             )?),
         };
-        Ok(match std::env::var_os("INVAR_DUMP_SMT") {
-            Some(dir) => Box::new(dump::Dumping::new(solver, dir.into())),
+        Ok(match &crate::util::settings::get().dump_smt {
+            Some(dir) => Box::new(dump::Dumping::new(solver, dir.clone())),
             None => solver,
         })
     }

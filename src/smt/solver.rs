@@ -31,15 +31,16 @@ impl SolverKind {
     }
 
     fn command(self) -> Command {
-        let (var, default, args): (&str, &str, &[&str]) = match self {
-            SolverKind::Z3 => ("INVAR_Z3", "z3", &["-in", "-smt2"]),
+        let settings = crate::util::settings::get();
+        let (path, default, args): (_, &str, &[&str]) = match self {
+            SolverKind::Z3 => (&settings.z3, "z3", &["-in", "-smt2"]),
             SolverKind::Cvc5 => (
-                "INVAR_CVC5",
+                &settings.cvc5,
                 "cvc5",
                 &["--lang=smt2", "--incremental", "--produce-models"],
             ),
         };
-        let mut c = Command::new(std::env::var(var).unwrap_or_else(|_| default.into()));
+        let mut c = Command::new(path.clone().unwrap_or_else(|| default.into()));
         // Its own process group, so that an early end of the run can kill it.
         c.args(args).process_group(0);
         c

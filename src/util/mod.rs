@@ -4,4 +4,5 @@ pub mod budget;
 pub mod children;
 pub mod memory;
 pub mod rng;
+pub mod settings;
 pub mod sha256;

@@ -578,7 +578,9 @@ impl<D: Domain> Ic3<D> {
 
 /// Runs IC3 on `aig` and reports the outcome.
 pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
-    if let Some(outcome) = crate::engines::sabotaged_outcome("ic3", options.limits.backend) {
+    if let Some(outcome) =
+        crate::engines::sabotaged_outcome(crate::engines::EngineId::Ic3, options.limits.backend)
+    {
         return outcome;
     }
     let start = Instant::now();
@@ -589,8 +591,8 @@ pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
         verdict,
         // The configuration without CTGs is named apart: `auto` runs both.
         engine: match options.generalization {
-            Generalization::Down => "ic3-down",
-            _ => "ic3",
+            Generalization::Down => crate::engines::EngineId::Ic3Down,
+            _ => crate::engines::EngineId::Ic3,
         },
         backend: options.limits.backend,
         stats: Stats {

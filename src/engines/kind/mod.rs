@@ -144,7 +144,7 @@ impl<'a> StepCase<'a> {
 
 /// Runs k-induction until a proof, a counterexample, the bound or the budget.
 pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
-    if let Some(outcome) = super::sabotaged_outcome("kind", options.limits.backend) {
+    if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Kind, options.limits.backend) {
         return outcome;
     }
     let start = Instant::now();
@@ -180,7 +180,7 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     sat += step.sat_stats();
     let outcome = Outcome {
         verdict,
-        engine: "kind",
+        engine: super::EngineId::Kind,
         backend: limits.backend,
         stats: Stats {
             depth: base.next_depth(),
@@ -238,7 +238,7 @@ pub fn step_cases(
     wait: &Budget,
     proved: impl FnOnce(),
 ) -> Outcome {
-    if let Some(outcome) = super::sabotaged_outcome("kind", options.limits.backend) {
+    if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Kind, options.limits.backend) {
         return outcome;
     }
     let start = Instant::now();
@@ -279,7 +279,7 @@ pub fn step_cases(
     };
     let outcome = Outcome {
         verdict,
-        engine: "kind",
+        engine: super::EngineId::Kind,
         backend: limits.backend,
         stats: Stats {
             depth: k,
@@ -383,7 +383,12 @@ mod tests {
                     max_depth: Some(4),
                     ..options.limits.clone()
                 };
-                bmc::check_publishing(&aig, &limits, &base.cleared)
+                bmc::check_publishing(
+                    &aig,
+                    &limits,
+                    Some(bmc::FIRST_CONFLICT_LIMIT),
+                    &base.cleared,
+                )
             });
             step_cases(&aig, &options, &base, &options.limits.budget, || calls += 1)
         });

@@ -116,7 +116,7 @@ pub struct Core {
     ranks: Heap,
     /// Where the current query decides from.
     order: Order,
-    /// Restricted queries use the heap too (`INVAR_CORE_HEAP`).
+    /// Restricted queries use the heap too (an ablation, `util::settings`).
     heap_only: bool,
     /// Decisions only on variables that are not gates (see
     /// [`Core::decide_inputs_only`]).
@@ -180,7 +180,7 @@ impl Core {
             buckets: Buckets::default(),
             ranks: Heap::default(),
             order: Order::Heap,
-            heap_only: std::env::var_os("INVAR_CORE_HEAP").is_some(),
+            heap_only: crate::util::settings::get().core_heap_only,
             inputs_only: false,
             phase: vec![false],
             seen: vec![0],
@@ -218,10 +218,11 @@ impl Core {
         core
     }
 
-    /// A solver that writes its API trace to `$INVAR_CORE_TRACE/` if set.
-    pub fn traced_from_environment(budget: Budget) -> Core {
+    /// A solver that writes its API trace to the folder `util::settings`
+    /// names for traces, if any.
+    pub fn traced_if_asked(budget: Budget) -> Core {
         let mut core = Core::new(budget);
-        core.trace = trace::from_environment();
+        core.trace = trace::if_asked();
         core
     }
 

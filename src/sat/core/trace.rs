@@ -25,12 +25,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The writer of a core's trace, if tracing is on.
 pub(super) type TraceOut = Option<Box<dyn Write + Send>>;
 
-/// A trace file in `$INVAR_CORE_TRACE`, if set.
-pub(super) fn from_environment() -> TraceOut {
+/// A trace file in the folder `util::settings` names for them, if any.
+pub(super) fn if_asked() -> TraceOut {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::var_os("INVAR_CORE_TRACE")?;
+    let dir = crate::util::settings::get().core_trace.as_ref()?;
     let n = COUNT.fetch_add(1, Ordering::Relaxed);
-    let path = std::path::Path::new(&dir).join(format!("core-{}-{n}.trace", std::process::id()));
+    let path = dir.join(format!("core-{}-{n}.trace", std::process::id()));
     let file = std::fs::File::create(path).ok()?;
     Some(Box::new(std::io::BufWriter::new(file)))
 }

@@ -1,0 +1,277 @@
+//! Circuits: reduce to the properties' cone and simplify, run the engine,
+//! check a proof on the SAT backend the engine did not use, and map a trace
+//! back to the circuit as given (an AIGER file's is then replayed on the
+//! file's model).
+
+use super::{certificate, schedule, Answer, Engine, Evidence, Log, Request, Run, Witness};
+use crate::check::{certificate as witness_circuit, invariant, kinduction, replay};
+use crate::engines::ic3::{self, Ic3Options};
+use crate::engines::kind::{self, KindOptions};
+use crate::engines::{bmc, itp, scorr, EngineId, Limits, Outcome, Proof, Verdict};
+use crate::formats::aiger::Aiger;
+use crate::ir::aig::{Aig, Lit};
+use crate::ir::invariant::CircuitInvariant;
+use crate::preprocess::prepare::{prepare, PrepareOptions};
+use crate::sat::Backend;
+use crate::util::budget::Budget;
+use std::time::{Duration, Instant};
+
+/// Decides an AIGER model; a trace is replayed on the file's model and cut
+/// after the first step where a bad property holds (as the word level's
+/// `word::replayed` does).
+pub(super) fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, String> {
+    let full = aiger.to_aig();
+    let props = &request.properties;
+    let mut run = check_circuit(&full, request, log, true)?;
+    match &run.answer {
+        Answer::Unsafe {
+            witness: Witness::Bit(trace),
+            ..
+        } => {
+            let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+            let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+                .map(|v| v.iter().map(|&b| Some(b)).collect())
+                .collect();
+            match replay::replay(aiger, props, &init, &inputs) {
+                replay::Replay::Reached { step, properties } if step < trace.len() => {
+                    let mut trace = trace.clone();
+                    trace.inputs.truncate(step + 1);
+                    log(&format!(
+                        "counterexample of {} steps replays on the AIGER model",
+                        trace.len()
+                    ));
+                    run.answer = Answer::Unsafe {
+                        witness: Witness::Bit(trace),
+                        properties,
+                    };
+                }
+                other => {
+                    return Err(format!(
+                        "internal error: the {} engine's counterexample does not replay ({other:?}); no verdict",
+                        run.engine_name()
+                    ))
+                }
+            }
+        }
+        Answer::Safe { evidence, .. } if request.certificate => {
+            let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+            run.certificate = Some(certificate::of_circuit(&full, &bad, evidence));
+        }
+        _ => {}
+    }
+    Ok(run)
+}
+
+/// The reductions before the engines; SAT sweeping gets a tenth of the time
+/// left, at most 5 s.
+fn prepare_options(request: &Request) -> PrepareOptions {
+    let cap = Duration::from_secs(5);
+    let sweep = match request.budget.deadline() {
+        Some(d) => cap.min(d.saturating_duration_since(Instant::now()) / 10),
+        None => cap,
+    };
+    PrepareOptions {
+        simplify: request.simplify,
+        fraig: (request.simplify && request.tuning.sweep).then_some(sweep),
+        budget: request.budget.clone(),
+    }
+}
+
+/// Decides the properties of a circuit: reduces it to their cone, runs the
+/// engine, checks a proof on the SAT backend the engine did not use, and
+/// maps a trace back to `full` (not yet replayed on any file).
+/// `circuit_proofs`: whether `auto` runs the engines whose proofs are
+/// circuits, not invariants over the latches (k-induction's step cases,
+/// signal correspondence).
+pub(super) fn check_circuit(
+    full: &Aig,
+    request: &Request,
+    log: Log,
+    circuit_proofs: bool,
+) -> Result<Run, String> {
+    let props = &request.properties;
+    let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
+    let prepared = prepare(full, props, &prepare_options(request));
+    let (reduced, restore) = (&prepared.aig, &prepared.restore);
+    log(&format!(
+        "{} inputs, {} latches, {} ands; {} constant and {} merged latches; \
+         cone: {} inputs, {} latches, {} ands",
+        full.inputs.len(),
+        full.latches.len(),
+        full.num_ands(),
+        prepared.constants,
+        prepared.merged,
+        reduced.inputs.len(),
+        reduced.latches.len(),
+        reduced.num_ands()
+    ));
+    if let Some(f) = &prepared.fraig {
+        log(&format!(
+            "SAT sweeping: {} of {} ands merged ({} checks, {} refuted, {} undecided) in {:.3}s",
+            f.merged,
+            f.ands_before,
+            f.checks,
+            f.refuted,
+            f.undecided,
+            f.time.as_secs_f64()
+        ));
+    }
+    let backend = request.sat.unwrap_or(Backend::Cadical);
+    let ic3_backend = request.sat.unwrap_or(Backend::Core);
+    let limits = Limits {
+        max_depth: request.max_depth,
+        budget: request.budget.clone(),
+        backend,
+    };
+    let outcome = run_engine(request, reduced, &limits, ic3_backend, circuit_proofs);
+    let Outcome {
+        verdict,
+        engine,
+        backend,
+        stats,
+    } = outcome;
+    let answer = match verdict {
+        Verdict::Unsafe(trace) => Answer::Unsafe {
+            witness: Witness::Bit(restore.trace(&trace)),
+            properties: props.clone(),
+        },
+        Verdict::Unknown(reason) => Answer::Unknown(reason),
+        Verdict::Safe(proof) => {
+            let budget = &request.budget;
+            // The check may overrun the engine's deadline a little: a proof
+            // found just in time deserves its check.
+            let check_budget = Budget::with_timeout(match budget.deadline() {
+                Some(d) => d.saturating_duration_since(Instant::now()) + Duration::from_millis(400),
+                None => Duration::from_secs(u32::MAX as u64),
+            });
+            let checker = backend.other();
+            let check_start = Instant::now();
+            // Over the original latches, checked as its witness circuit
+            // (Certifaiger's checks, with their own encoding). The model as
+            // checked: the properties asked, not all of the file's (the
+            // witness's property says nothing of the others, so
+            // Certifaiger's property check would fail on them).
+            let check_circuit = |inv: CircuitInvariant| {
+                let witness = witness_circuit::witness_from_circuit(full, &bad, &inv);
+                let checked_model;
+                let model = if bad.len() == full.bad.len() {
+                    full
+                } else {
+                    checked_model = {
+                        let mut m = full.clone();
+                        m.bad = bad.clone();
+                        m
+                    };
+                    &checked_model
+                };
+                witness_circuit::check_witness(model, &witness, checker, &check_budget)
+                    .map(|()| Evidence::Circuit(inv))
+            };
+            let checked = match proof {
+                Proof::KInduction { k, simple_path } => kinduction::check(
+                    full,
+                    &bad,
+                    k,
+                    simple_path,
+                    Some(&restore.latches),
+                    &prepared.facts,
+                    checker,
+                    &check_budget,
+                )
+                .map(|()| Evidence::KInduction {
+                    k,
+                    simple_path,
+                    lemmas: prepared.facts.clone(),
+                }),
+                Proof::Circuit(inv) => {
+                    check_circuit(prepared.original_circuit_invariant(full, &inv))
+                }
+                Proof::Correspondence(repr) => {
+                    check_circuit(prepared.original_correspondence(full, &repr))
+                }
+                Proof::Invariant(cubes) => {
+                    // The invariant over the original latch positions.
+                    let cubes = prepared.original_invariant(&cubes);
+                    invariant::check(full, &bad, &cubes, checker, &check_budget)
+                        .map(|()| Evidence::Invariant(cubes))
+                }
+            };
+            match checked {
+                Ok(evidence) => {
+                    log(&format!(
+                        "{} checked with {} in {:.3}s",
+                        evidence.describe(),
+                        checker.name(),
+                        check_start.elapsed().as_secs_f64()
+                    ));
+                    Answer::Safe {
+                        evidence,
+                        checker: checker.name().to_string(),
+                    }
+                }
+                Err(e) if check_budget.expired() => {
+                    Answer::Unknown(format!("the proof could not be checked in time: {e}"))
+                }
+                Err(e) => {
+                    return Err(format!(
+                    "internal error: the {engine} engine's proof does not check: {e}; no verdict"
+                ))
+                }
+            }
+        }
+    };
+    Ok(Run {
+        answer,
+        engine: Some(engine),
+        stats,
+        certificate: None,
+    })
+}
+
+/// The engine `request` names on the prepared circuit `aig`.
+fn run_engine(
+    request: &Request,
+    aig: &Aig,
+    limits: &Limits,
+    ic3_backend: Backend,
+    circuit_proofs: bool,
+) -> Outcome {
+    let tuning = &request.tuning;
+    let ic3_options = Ic3Options {
+        limits: Limits {
+            backend: ic3_backend,
+            ..limits.clone()
+        },
+        ..tuning.ic3.clone()
+    };
+    match request.engine {
+        Engine::Bmc => bmc::check_with_first_limit(aig, limits, tuning.bmc_first_conflicts),
+        Engine::Itp => itp::check(aig, limits),
+        Engine::Scorr => scorr::check(aig, limits),
+        Engine::Kind => kind::check(
+            aig,
+            &KindOptions {
+                limits: limits.clone(),
+                simple_path: request.simple_path,
+                sparse_steps: false,
+            },
+        ),
+        Engine::Ic3 => ic3::check(aig, &ic3_options),
+        Engine::Smt | Engine::Ic3ia | Engine::Ic3cfa | Engine::Explicit => Outcome {
+            verdict: Verdict::Unknown(
+                "the SMT, IC3+IA and IC3CFA engines run on word-level models, not circuits".into(),
+            ),
+            engine: match request.engine {
+                Engine::Smt => EngineId::Smt,
+                Engine::Ic3ia => EngineId::Ic3ia,
+                Engine::Explicit => EngineId::Explicit,
+                _ => EngineId::Ic3cfa,
+            },
+            backend: limits.backend,
+            stats: Default::default(),
+        },
+        Engine::Auto => {
+            schedule::circuit_portfolio(aig, limits, ic3_options, tuning, circuit_proofs)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! C programs: the engines of [`super::program_engines`] on the
+//! control-flow automaton (under `auto`, the phases of
+//! [`schedule::program_phases`]), then the word-level pipeline on the
+//! automaton's encoding. Every answer is checked on that encoding. A trace
+//! that ends in an array access out of bounds reaches undefined behaviour,
+//! not the error: no verdict.
+
+use super::model::ProgramModel;
+use super::program_engines::{check_explicit, check_ic3cfa};
+use super::{schedule, word, Answer, Engine, Log, Request, Run, Witness};
+use crate::engines::explicit::ExplicitOptions;
+use crate::ir::term::eval::Value;
+use crate::ir::ts::WordTrace;
+
+/// Decides a C program: the engine the request names, or under `auto` the
+/// phases of [`schedule::program_phases`], then the word-level pipeline on
+/// the encoding (without k-induction's step cases: a correctness witness
+/// carries loop invariants, which k-induction does not give, and the C set
+/// was measured without them).
+pub(super) fn check_program(
+    model: &ProgramModel,
+    request: &Request,
+    log: Log,
+) -> Result<Run, String> {
+    let (cfa, ts) = (&model.program.cfa, &model.ts);
+    let run = match request.engine {
+        Engine::Ic3cfa => check_ic3cfa(cfa, ts, request, None, log)?,
+        Engine::Explicit => {
+            check_explicit(cfa, ts, request, ExplicitOptions::default(), None, log)?
+        }
+        Engine::Auto => match schedule::program_phases(model, request, log)? {
+            Some(run) => run,
+            None => return checked(model, word::check_word(ts, request, log, false)?),
+        },
+        _ => return checked(model, word::check_word(ts, request, log, false)?),
+    };
+    // The phases' proofs are invariants of the encoding.
+    checked(model, word::certified_run(ts, None, request, run)?)
+}
+
+/// `run`, with a trace that reaches the error location through an array
+/// access out of bounds turned into no verdict.
+fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
+    match &run.answer {
+        Answer::Unsafe {
+            witness: Witness::Word(words),
+            ..
+        } => {
+            if out_of_bounds_at_end(model, words) {
+                // The path reaches undefined behaviour, which the property
+                // does not speak of; what would follow is anybody's guess.
+                run.answer = Answer::Unknown(format!(
+                    "an array access out of bounds is reachable ({} steps): undefined behaviour, so neither verdict",
+                    words.states.len()
+                ));
+            }
+            Ok(run)
+        }
+        Answer::Unsafe { .. } => Err("internal error: a trace not on the program's terms".into()),
+        _ => Ok(run),
+    }
+}
+
+/// Whether the trace ends with the program's out-of-bounds flag set: it
+/// reached the error location through an array access out of bounds.
+fn out_of_bounds_at_end(model: &ProgramModel, trace: &WordTrace) -> bool {
+    let Some(flag) = model.program.out_of_bounds else {
+        return false;
+    };
+    let Some(last) = trace.states.last() else {
+        return false;
+    };
+    (model.ts.states.iter().zip(last)).any(|(s, v)| s.var == flag && matches!(v, Value::Bool(true)))
+}
