@@ -6,6 +6,7 @@ pub mod cfa;
 pub mod coi;
 pub mod invariant;
 pub mod simplify;
+pub mod simulate;
 pub mod term;
 pub mod trace;
 pub mod ts;

@@ -20,6 +20,7 @@
 //! budget, keeping what it proved.
 
 use crate::ir::aig::{map_lit, map_partial_lit, Aig, Lit, Node};
+use crate::ir::simulate::simulate;
 use crate::sat::core::Core;
 use crate::sat::tseitin::encode_cone;
 use crate::sat::{self, SolveResult, Solver};
@@ -81,30 +82,6 @@ impl Signatures {
         (0..WORDS).fold(0xcbf2_9ce4_8422_2325u64, |h, w| {
             (h ^ (self.word(w, node) ^ flip)).wrapping_mul(0x1000_0000_01b3)
         })
-    }
-}
-
-/// Simulates `aig` on one word of patterns given for inputs and latches
-/// (`leaf` answers for `Node::Input` and `Node::Latch`).
-pub(super) fn simulate(aig: &Aig, leaf: impl Fn(Node) -> u64) -> Vec<u64> {
-    let mut out = vec![0u64; aig.num_nodes()];
-    for (v, node) in aig.nodes().iter().enumerate() {
-        out[v] = match *node {
-            Node::False => 0,
-            Node::And(a, b) => word_of(&out, a) & word_of(&out, b),
-            leafy => leaf(leafy),
-        };
-    }
-    out
-}
-
-/// The word of literal `l` among simulated node words.
-pub(super) fn word_of(words: &[u64], l: Lit) -> u64 {
-    let w = words[l.var().0 as usize];
-    if l.is_negated() {
-        !w
-    } else {
-        w
     }
 }
 

@@ -5,4 +5,3 @@
 
 pub mod fraig;
 pub mod prepare;
-pub mod scorr;

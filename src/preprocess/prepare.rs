@@ -1,13 +1,13 @@
 //! The reduction pipeline in front of every engine: latch simplification,
 //! then the cone of influence of the selected properties, with one map back.
 
-use crate::ir::aig::{identity_images, map_lit, map_partial_lit, Aig, Lit};
+use crate::ir::aig::{identity_images, map_lit, map_partial_lit, Aig, Lit, Node};
 use crate::ir::coi::{cone_of_influence_mapped, Restore};
 use crate::ir::invariant::CircuitInvariant;
 use crate::ir::simplify::simplify_latches;
 use crate::preprocess::fraig::{fraig, FraigStats};
-use crate::preprocess::scorr::invariant_over;
 use crate::util::budget::Budget;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// A circuit ready for an engine, and how to carry results back.
@@ -173,5 +173,130 @@ pub fn prepare(full: &Aig, props: &[usize], options: &PrepareOptions) -> Prepare
         merged,
         fraig: fraig_stats,
         images,
+    }
+}
+
+/// One side of an equality of [`invariant_over`]: a node of the model, or
+/// a gate of the reduced circuit that no node of the model maps to (the
+/// disjunction of several properties that the cone of influence adds).
+#[derive(Clone, Copy)]
+enum Side {
+    Model(u32),
+    Reduced(u32),
+}
+
+/// Equalities `repr` between nodes of `reduced` (node v equals `repr[v]` in
+/// every reachable state) as an invariant circuit over `model`'s latches,
+/// then its inputs, where model node v computes `images[v]` of `reduced`
+/// wherever the preprocessing's facts hold (conjoin those for an inductive
+/// invariant).
+///
+/// They are stated over the model's own nodes: each node with an image
+/// equals the lowest model node of its image's class. Its gates are copies
+/// of the model's, so in a witness circuit built from the model they are the
+/// model's own nodes (structural hashing), and a checker that merges proved
+/// equalities (`check::certificate`) reduces the model's logic as the search
+/// did, SAT sweeping's merges included. Stated over a copy of `reduced`
+/// beside the model instead, the merges reduced only the copy, while the
+/// next frame's latches came through the model's unreduced logic: on
+/// `cal229` the check took 14-20 s against the search's 10 s.
+pub fn invariant_over(
+    model: &Aig,
+    reduced: &Aig,
+    images: &[Option<Lit>],
+    repr: &[Lit],
+) -> CircuitInvariant {
+    use crate::ir::aig::Var;
+    let n = model.num_nodes();
+    // The lowest model node of each reduced node: reduced[u] = model[v] ^ phase.
+    let mut lowest: Vec<Option<Lit>> = vec![None; reduced.num_nodes()];
+    for (v, image) in images.iter().enumerate() {
+        if let Some(l) = *image {
+            lowest[l.var().0 as usize].get_or_insert(Lit::new(Var(v as u32), l.is_negated()));
+        }
+    }
+    // Each class's first side (by its representative), and the equalities
+    // of the others to it: (side, first, phase).
+    let mut first: HashMap<u32, (Side, bool)> = HashMap::new();
+    let mut equalities: Vec<(Side, Side, bool)> = Vec::new();
+    let mut add = |side: Side, key: Lit| match first.get(&key.var().0) {
+        Some(&(to, phase)) => equalities.push((side, to, phase ^ key.is_negated())),
+        None => {
+            first.insert(key.var().0, (side, key.is_negated()));
+        }
+    };
+    for (v, image) in images.iter().enumerate() {
+        if let Some(l) = *image {
+            add(Side::Model(v as u32), map_lit(repr, l));
+        }
+    }
+    // Members of `reduced` with no model node: built from their fanins'.
+    let mut needed = vec![false; reduced.num_nodes()];
+    for u in 0..reduced.num_nodes() {
+        if lowest[u].is_none() && repr[u].var().0 as usize != u {
+            needed[u] = true;
+            add(Side::Reduced(u as u32), repr[u]);
+        }
+    }
+    // The model's gates the equalities read, and those the reduced gates
+    // built for them read.
+    let mut used = vec![false; n];
+    for u in (0..reduced.num_nodes()).rev() {
+        if !needed[u] {
+            continue;
+        }
+        if let Node::And(a, b) = reduced.nodes()[u] {
+            for x in [a, b] {
+                match lowest[x.var().0 as usize] {
+                    Some(l) => used[l.var().0 as usize] = true,
+                    None => needed[x.var().0 as usize] = true,
+                }
+            }
+        }
+    }
+    for &(x, y, _) in &equalities {
+        for side in [x, y] {
+            if let Side::Model(v) = side {
+                used[v as usize] = true;
+            }
+        }
+    }
+    for v in (0..n).rev() {
+        if let (true, Node::And(a, b)) = (used[v], model.nodes()[v]) {
+            used[a.var().0 as usize] = true;
+            used[b.var().0 as usize] = true;
+        }
+    }
+    let mut circuit = Aig::new();
+    let mut map = vec![Lit::FALSE; n];
+    for latch in &model.latches {
+        map[latch.var.0 as usize] = circuit.add_input();
+    }
+    for &v in &model.inputs {
+        map[v.0 as usize] = circuit.add_input();
+    }
+    circuit.copy_ands(model, &mut map, |v| used[v]);
+    let mut built = vec![Lit::FALSE; reduced.num_nodes()];
+    for u in 0..reduced.num_nodes() {
+        built[u] = match (lowest[u], reduced.nodes()[u]) {
+            (Some(l), _) => map_lit(&map, l),
+            (None, Node::And(a, b)) if needed[u] => {
+                circuit.and(map_lit(&built, a), map_lit(&built, b))
+            }
+            _ => continue,
+        };
+    }
+    let lit = |side: Side| match side {
+        Side::Model(v) => map[v as usize],
+        Side::Reduced(u) => built[u as usize],
+    };
+    let mut holds = Lit::TRUE;
+    for (x, y, phase) in equalities {
+        let differ = circuit.xor(lit(x), lit(y).xor(phase));
+        holds = circuit.and(holds, !differ);
+    }
+    CircuitInvariant {
+        circuit,
+        invariant: holds,
     }
 }
