@@ -1,0 +1,217 @@
+//! Calls: functions inlined at their call sites, the SV-COMP built-ins.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    /// Inlines a call of `f` with the given argument values.
+    pub(super) fn inline(
+        &mut self,
+        f: &'a FunctionDefinition,
+        name: &str,
+        args: &[(Term, CType)],
+        is_main: bool,
+    ) -> Result<Option<(Term, CType)>> {
+        if self.active.iter().any(|a| a == name) {
+            return Err(self.unsupported(f.declarator.span, format!("recursion (`{name}`)")));
+        }
+        let ret_ty = self.declared_type(&f.specifiers, f.declarator.span)?;
+        let ret = ret_ty.map(|t| (self.new_var(&format!("{name}::return"), t), t));
+        let exit = self.new_loc(f.declarator.span);
+        self.active.push(name.to_string());
+        self.scopes.push(HashMap::new());
+        // Parameters.
+        let params: Vec<&Node<ParameterDeclaration>> = f
+            .declarator
+            .node
+            .derived
+            .iter()
+            .find_map(|d| match &d.node {
+                DerivedDeclarator::Function(fd) => Some(fd.node.parameters.iter().collect()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let mut k = 0;
+        for p in params {
+            let Some(decl) = &p.node.declarator else {
+                continue;
+            }; // `(void)`
+            if is_main {
+                // main's parameters hold whatever the environment passes;
+                // pointer ones (argv) are left undeclared, so a use is refused.
+                if self.check_declarator(decl).is_err() {
+                    continue;
+                }
+                if let Some(ty) = self.declared_type(&p.node.specifiers, p.span)? {
+                    let pname = name_of(&decl.node).unwrap_or("?").to_string();
+                    let var = self.new_var(&format!("main::{pname}"), ty);
+                    self.emit(Command::Havoc(var), p.span);
+                    self.scopes
+                        .last_mut()
+                        .expect("scope")
+                        .insert(pname, Binding::Scalar(var, ty));
+                }
+                continue;
+            }
+            self.check_declarator(decl)?;
+            let Some(ty) = self.declared_type(&p.node.specifiers, p.span)? else {
+                continue;
+            };
+            let pname = name_of(&decl.node).unwrap_or("?").to_string();
+            let var = self.new_var(&format!("{name}::{pname}"), ty);
+            let Some(&(value, from)) = args.get(k) else {
+                return Err(
+                    self.unsupported(p.span, format!("a call of `{name}` with too few arguments"))
+                );
+            };
+            let value = self.num.convert(&mut self.cfa.terms, value, from, ty);
+            self.emit(Command::Assign(var, value), p.span);
+            self.scopes
+                .last_mut()
+                .expect("scope")
+                .insert(pname, Binding::Scalar(var, ty));
+            k += 1;
+        }
+        self.frames.push(Frame {
+            scope_base: self.scopes.len() - 1,
+            labels: HashMap::new(),
+            exit,
+            ret,
+            is_main,
+        });
+        self.collect_labels(&f.statement);
+        if let (true, Statement::Compound(items)) = (is_main, &f.statement.node) {
+            self.main_start = items.first().and_then(|i| self.point(i.span));
+        }
+        let result = self.statement(&f.statement);
+        self.frames.pop();
+        result?;
+        self.jump(self.cur, exit);
+        self.cur = exit;
+        self.scopes.pop();
+        self.active.pop();
+        Ok(ret)
+    }
+
+    /// The one argument of a call of a verifier builtin (`assume`,
+    /// `assert`): a call with another count is a malformed program, not an
+    /// unsupported one, so it gets a located error.
+    pub(super) fn only_argument(
+        &self,
+        call: &'a Node<CallExpression>,
+        name: &str,
+        span: Span,
+    ) -> Result<&'a Node<Expression>> {
+        match &call.node.arguments[..] {
+            [only] => Ok(only),
+            args => Err(FrontError::Syntax(format!(
+                "{}: `{name}` takes one argument, the call has {}",
+                self.line(span),
+                args.len()
+            ))),
+        }
+    }
+
+    /// The value of a call that returns nothing (an `int` 0 nobody reads).
+    pub(super) fn no_value(&mut self) -> (Term, CType) {
+        (
+            self.num.constant(&mut self.cfa.terms, 0, CType::INT),
+            CType::INT,
+        )
+    }
+
+    pub(super) fn call(
+        &mut self,
+        call: &'a Node<CallExpression>,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let Expression::Identifier(id) = &call.node.callee.node else {
+            return Err(self.unsupported(span, "calls through function pointers"));
+        };
+        let name = id.node.name.as_str();
+        if let Some(kind) = name.strip_prefix("__VERIFIER_nondet_") {
+            let long = if self.options.lp64 { 64 } else { 32 };
+            let ty = match kind {
+                "int" => CType::int(32, true),
+                "uint" | "unsigned" => CType::int(32, false),
+                "char" => CType::int(8, true),
+                "uchar" => CType::int(8, false),
+                "short" => CType::int(16, true),
+                "ushort" => CType::int(16, false),
+                "long" => CType::int(long, true),
+                "ulong" => CType::int(long, false),
+                "bool" | "_Bool" => CType::bool(),
+                other => return Err(self.unsupported(span, format!("__VERIFIER_nondet_{other}"))),
+            };
+            let v = self.new_var(&format!("nondet_{kind}"), ty);
+            // The value's range is assumed on the same edge as the havoc, so
+            // that both representations lower a program into automata with
+            // the same locations (the integer relaxation's invariants are
+            // carried to the machine integers location by location).
+            let range = if self.num.int {
+                // A mathematical integer keeps the range of the type it came from.
+                let (lo, hi) = ty.range();
+                let lo = self.num.constant(&mut self.cfa.terms, lo, ty);
+                let hi = self.num.constant(&mut self.cfa.terms, hi, ty);
+                let above = self.cfa.terms.mk(Op::Le, &[lo, v]);
+                let below = self.cfa.terms.mk(Op::Le, &[v, hi]);
+                Some(self.cfa.terms.mk(Op::And, &[above, below]))
+            } else if ty.boolean {
+                // A _Bool holds 0 or 1.
+                let one = self.num.constant(&mut self.cfa.terms, 1, ty);
+                Some(self.cfa.terms.mk(Op::BvUle, &[v, one]))
+            } else {
+                None
+            };
+            let command = match range {
+                Some(ok) => Command::Havoc(v).then(Command::Assume(ok)),
+                None => Command::Havoc(v),
+            };
+            self.emit(command, span);
+            return Ok((v, ty));
+        }
+        let user = self.functions.get(name).copied();
+        match (name, user) {
+            ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
+                self.error_calls.extend(self.point(span));
+                let error = self.cfa.error;
+                self.jump_away(error, span);
+                Ok(self.no_value())
+            }
+            ("abort" | "exit", None) => {
+                for a in &call.node.arguments {
+                    self.expr(a)?;
+                }
+                let sink = self.sink;
+                self.jump_away(sink, span);
+                Ok(self.no_value())
+            }
+            ("__VERIFIER_assume", None) => {
+                let cond = self.only_argument(call, name, span)?;
+                let (v, ty) = self.expr(cond)?;
+                let c = self.num.truth(&mut self.cfa.terms, v, ty);
+                self.emit(Command::Assume(c), span);
+                Ok(self.no_value())
+            }
+            ("__VERIFIER_assert" | "assert", None) => {
+                let cond = self.only_argument(call, name, span)?;
+                self.error_calls.extend(self.point(span));
+                let (ok, fail) = (self.new_loc(span), self.cfa.error);
+                self.branch(cond, ok, fail)?;
+                self.cur = ok;
+                Ok(self.no_value())
+            }
+            (_, Some(f)) => {
+                let mut args = Vec::new();
+                for a in &call.node.arguments {
+                    let v = self.expr(a)?;
+                    args.push(self.stabilize(v, span));
+                }
+                let ret = self.inline(f, name, &args, false)?;
+                Ok(ret.unwrap_or_else(|| self.no_value()))
+            }
+            (_, None) => {
+                Err(self.unsupported(span, format!("a call of the undefined function `{name}`")))
+            }
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Expressions: integer constants, operators with C's promotions and
+//! conversions, bit-precisely (or over the integers), and their side effects.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    /// Whether `e` is `p = value` for a local pointer `p`: then the
+    /// assignment is dropped (see [`Self::dropped_pointer_value`]).
+    pub(super) fn dropped_pointer_assignment(&self, e: &'a Node<Expression>) -> Result<bool> {
+        let Expression::BinaryOperator(b) = &e.node else {
+            return Ok(false);
+        };
+        let Expression::Identifier(id) = &b.node.lhs.node else {
+            return Ok(false);
+        };
+        if b.node.operator.node != BinaryOperator::Assign
+            || !matches!(self.binding(&id.node.name), Some(Binding::Pointer))
+        {
+            return Ok(false);
+        }
+        self.dropped_pointer_value(&b.node.rhs).map(|()| true)
+    }
+
+    /// A pointer's initial or assigned value, which is dropped (nobody
+    /// reads the pointer): only values without side effects or undefined
+    /// behaviour are taken, so dropping them changes nothing.
+    pub(super) fn dropped_pointer_value(&self, e: &Node<Expression>) -> Result<()> {
+        fn harmless(e: &Expression) -> bool {
+            match e {
+                Expression::Identifier(_) | Expression::Constant(_) => true,
+                Expression::UnaryOperator(u) => {
+                    u.node.operator.node == UnaryOperator::Address
+                        && matches!(u.node.operand.node, Expression::Identifier(_))
+                }
+                Expression::Cast(c) => harmless(&c.node.expression.node),
+                _ => false,
+            }
+        }
+        if harmless(&e.node) {
+            return Ok(());
+        }
+        Err(self.unsupported(e.span, "pointers (a pointer given this value)"))
+    }
+
+    /// Copies a value into a temporary, so that later side effects do not change it.
+    pub(super) fn stabilize(&mut self, v: (Term, CType), span: Span) -> (Term, CType) {
+        if matches!(self.cfa.terms.op(v.0), Op::Bv(_) | Op::Num(..)) {
+            return v;
+        }
+        let tmp = self.new_var("tmp", v.1);
+        self.emit(Command::Assign(tmp, v.0), span);
+        (tmp, v.1)
+    }
+
+    pub(super) fn integer(&mut self, c: &Node<Constant>) -> Result<(Term, CType)> {
+        let (value, ty) = match &c.node {
+            Constant::Integer(i) => {
+                let digits: String = i.number.chars().filter(|c| *c != '\'').collect();
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Binary => 2,
+                };
+                let digits = match i.base {
+                    IntegerBase::Hexadecimal => digits
+                        .trim_start_matches("0x")
+                        .trim_start_matches("0X")
+                        .to_string(),
+                    IntegerBase::Binary => digits
+                        .trim_start_matches("0b")
+                        .trim_start_matches("0B")
+                        .to_string(),
+                    _ => digits,
+                };
+                let value =
+                    u128::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix)
+                        .map_err(|_| {
+                            self.unsupported(c.span, format!("integer constant `{}`", i.number))
+                        })?;
+                let long = if self.options.lp64 { 64 } else { 32 };
+                let min_width = match i.suffix.size {
+                    IntegerSize::Int => 32,
+                    IntegerSize::Long => long,
+                    IntegerSize::LongLong => 64,
+                };
+                // C11 6.4.4.1: the first type in the list that holds the value.
+                let decimal = i.base == IntegerBase::Decimal;
+                let mut candidates = Vec::new();
+                for w in [32u32, long, 64] {
+                    if w < min_width {
+                        continue;
+                    }
+                    if !i.suffix.unsigned {
+                        candidates.push(CType::int(w, true));
+                    }
+                    if i.suffix.unsigned || !decimal {
+                        candidates.push(CType::int(w, false));
+                    }
+                }
+                let fits = |t: &CType| {
+                    let bits = if t.signed { t.width - 1 } else { t.width };
+                    value < (1u128 << bits)
+                };
+                let ty = candidates.into_iter().find(fits).ok_or_else(|| {
+                    self.unsupported(c.span, format!("integer constant `{}` too large", i.number))
+                })?;
+                (value as i128, ty)
+            }
+            Constant::Character(s) => {
+                let inner = s.trim_start_matches('\'').trim_end_matches('\'');
+                let v = match inner {
+                    "\\n" => 10,
+                    "\\t" => 9,
+                    "\\0" => 0,
+                    "\\\\" => 92,
+                    "\\'" => 39,
+                    // Plain char is signed (as on x86); the constant is an int.
+                    _ if inner.len() == 1 => inner.as_bytes()[0] as i8 as i128,
+                    _ => return Err(self.unsupported(c.span, format!("character constant {s}"))),
+                };
+                (v, CType::INT)
+            }
+            Constant::Float(_) => return Err(self.unsupported(c.span, "floating-point constants")),
+        };
+        Ok((self.num.constant(&mut self.cfa.terms, value, ty), ty))
+    }
+
+    pub(super) fn expr(&mut self, e: &'a Node<Expression>) -> Result<(Term, CType)> {
+        match &e.node {
+            Expression::Constant(c) => match c.node {
+                Constant::Integer(_) | Constant::Character(_) => self.integer(c),
+                Constant::Float(_) => Err(self.unsupported(c.span, "this constant")),
+            },
+            Expression::Identifier(id) => self.lookup(&id.node.name, e.span),
+            Expression::Call(call) => self.call(call, e.span),
+            Expression::Cast(c) => {
+                let (v, from) = self.expr(&c.node.expression)?;
+                let specs: Vec<&TypeSpecifier> = c
+                    .node
+                    .type_name
+                    .node
+                    .specifiers
+                    .iter()
+                    .filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(d) = &c.node.type_name.node.declarator {
+                    self.check_declarator(d)?;
+                }
+                match self.base_type(&specs, c.span)? {
+                    Some(to) => Ok((self.num.convert(&mut self.cfa.terms, v, from, to), to)),
+                    None => Ok((v, from)), // (void) casts discard
+                }
+            }
+            Expression::UnaryOperator(u) => self.unary(u, e.span),
+            Expression::BinaryOperator(b) => self.binary(b, e.span),
+            Expression::Conditional(c) => {
+                let pure = !may_branch(&c.node.then_expression.node)
+                    && !may_branch(&c.node.else_expression.node);
+                if pure {
+                    let (cv, cty) = self.expr(&c.node.condition)?;
+                    let cond = self.num.truth(&mut self.cfa.terms, cv, cty);
+                    let (a, at) = self.expr(&c.node.then_expression)?;
+                    let (b, bt) = self.expr(&c.node.else_expression)?;
+                    let ty = CType::common(at, bt);
+                    let (a, b) = (
+                        self.num.convert(&mut self.cfa.terms, a, at, ty),
+                        self.num.convert(&mut self.cfa.terms, b, bt, ty),
+                    );
+                    return Ok((self.cfa.terms.mk(Op::Ite, &[cond, a, b]), ty));
+                }
+                // Through control flow: only the chosen branch is evaluated.
+                let (t, f, join) = (
+                    self.new_loc(e.span),
+                    self.new_loc(e.span),
+                    self.new_loc(e.span),
+                );
+                self.branch(&c.node.condition, t, f)?;
+                self.cur = t;
+                let (a, at) = self.expr(&c.node.then_expression)?;
+                let t_end = self.cur;
+                self.cur = f;
+                let (b, bt) = self.expr(&c.node.else_expression)?;
+                let f_end = self.cur;
+                let ty = CType::common(at, bt);
+                let tmp = self.new_var("cond", ty);
+                let a = self.num.convert(&mut self.cfa.terms, a, at, ty);
+                let b = self.num.convert(&mut self.cfa.terms, b, bt, ty);
+                self.cfa.add_edge(t_end, Command::Assign(tmp, a), join);
+                self.cfa.add_edge(f_end, Command::Assign(tmp, b), join);
+                self.cur = join;
+                Ok((tmp, ty))
+            }
+            Expression::Comma(list) => {
+                let mut last = None;
+                for x in list.iter() {
+                    last = Some(self.expr(x)?);
+                }
+                last.ok_or_else(|| self.unsupported(e.span, "an empty comma expression"))
+            }
+            Expression::StringLiteral(_) => Err(self.unsupported(e.span, "string literals")),
+            Expression::Member(_) => Err(self.unsupported(e.span, "structs and unions")),
+            Expression::SizeOfTy(t) => {
+                let name = &t.node.0;
+                let specs: Vec<&TypeSpecifier> = (name.node.specifiers.iter())
+                    .filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(d) = &name.node.declarator {
+                    self.check_declarator(d)?;
+                }
+                match self.base_type(&specs, e.span)? {
+                    Some(ty) => Ok(self.size_of(ty, 1)),
+                    None => Err(self.unsupported(e.span, "sizeof(void)")),
+                }
+            }
+            Expression::SizeOfVal(v) => {
+                // The operand is not evaluated (C11 6.5.3.4p2): only its type counts.
+                let operand = &v.node.0;
+                if let Some((elements, ty)) = self.array_of(operand) {
+                    return Ok(self.size_of(ty, elements.len()));
+                }
+                if let Expression::BinaryOperator(b) = &operand.node {
+                    if b.node.operator.node == BinaryOperator::Index {
+                        if let Some((_, ty)) = self.array_of(&b.node.lhs) {
+                            return Ok(self.size_of(ty, 1));
+                        }
+                    }
+                }
+                if has_side_effects(&v.node.0.node) {
+                    return Err(
+                        self.unsupported(e.span, "sizeof of an expression with side effects")
+                    );
+                }
+                let (_, ty) = self.expr(&v.node.0)?;
+                Ok(self.size_of(ty, 1))
+            }
+            _ => Err(self.unsupported(e.span, "this expression")),
+        }
+    }
+
+    /// `sizeof` `count` objects of a scalar type (an array of them): their
+    /// bytes, as a `size_t` (`unsigned long`).
+    pub(super) fn size_of(&mut self, ty: CType, count: usize) -> (Term, CType) {
+        let size_t = CType::int(if self.options.lp64 { 64 } else { 32 }, false);
+        let bytes = if ty.boolean {
+            1
+        } else {
+            i128::from(ty.width / 8)
+        };
+        (
+            self.num
+                .constant(&mut self.cfa.terms, bytes * count as i128, size_t),
+            size_t,
+        )
+    }
+
+    pub(super) fn unary(
+        &mut self,
+        u: &'a Node<UnaryOperatorExpression>,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use UnaryOperator::*;
+        let op = u.node.operator.node.clone();
+        match op {
+            PreIncrement | PreDecrement | PostIncrement | PostDecrement => {
+                let (old, ty) = self.expr(&u.node.operand)?;
+                let old = if matches!(op, PostIncrement | PostDecrement) {
+                    self.stabilize((old, ty), span).0
+                } else {
+                    old
+                };
+                let p = ty.promoted();
+                let wide = self.num.convert(&mut self.cfa.terms, old, ty, p);
+                let one = self.num.constant(&mut self.cfa.terms, 1, p);
+                let arith = match (matches!(op, PreIncrement | PostIncrement), self.num.int) {
+                    (true, false) => Op::BvAdd,
+                    (false, false) => Op::BvSub,
+                    (true, true) => Op::Add,
+                    (false, true) => Op::Sub,
+                };
+                let new = self.cfa.terms.mk(arith, &[wide, one]);
+                let (var, vty) = self.assign_to(&u.node.operand, new, p, span)?;
+                Ok(if matches!(op, PreIncrement | PreDecrement) {
+                    (var, vty)
+                } else {
+                    (old, ty)
+                })
+            }
+            Plus | Minus | Complement => {
+                let (v, ty) = self.expr(&u.node.operand)?;
+                let p = ty.promoted();
+                let v = self.num.convert(&mut self.cfa.terms, v, ty, p);
+                let r = match (op, self.num.int) {
+                    (Plus, _) => v,
+                    (Minus, false) => self.cfa.terms.mk(Op::BvNeg, &[v]),
+                    (Minus, true) => self.cfa.terms.mk(Op::Neg, &[v]),
+                    (_, false) => self.cfa.terms.mk(Op::BvNot, &[v]),
+                    (_, true) => return Err(self.unsupported(span, "`~` under --int")),
+                };
+                Ok((r, p))
+            }
+            Negate => {
+                let (v, ty) = self.expr(&u.node.operand)?;
+                let t = self.num.truth(&mut self.cfa.terms, v, ty);
+                let f = self.cfa.terms.not(t);
+                Ok((
+                    self.num.from_bool(&mut self.cfa.terms, f, CType::INT),
+                    CType::INT,
+                ))
+            }
+            Address | Indirection => Err(self.unsupported(span, "pointers")),
+        }
+    }
+
+    pub(super) fn arith(
+        &mut self,
+        op: &BinaryOperator,
+        a: (Term, CType),
+        b: (Term, CType),
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use BinaryOperator::*;
+        let num = self.num;
+        let terms = &mut self.cfa.terms;
+        if matches!(
+            op,
+            ShiftLeft | ShiftRight | AssignShiftLeft | AssignShiftRight
+        ) {
+            // Operands promote separately; the result has the left one's type.
+            let (lt, rt) = (a.1.promoted(), b.1.promoted());
+            let l = num.convert(terms, a.0, a.1, lt);
+            if num.int {
+                return self.int_shift(op, l, lt, b.0, span);
+            }
+            let r = num.convert(terms, b.0, b.1, rt);
+            let amount = num.convert(
+                terms,
+                r,
+                CType::int(rt.width, false),
+                CType::int(lt.width, false),
+            );
+            let o = match op {
+                ShiftLeft | AssignShiftLeft => Op::BvShl,
+                _ if lt.signed => Op::BvAshr,
+                _ => Op::BvLshr,
+            };
+            return Ok((terms.mk(o, &[l, amount]), lt));
+        }
+        let ty = CType::common(a.1, b.1);
+        let l = num.convert(terms, a.0, a.1, ty);
+        let r = num.convert(terms, b.0, b.1, ty);
+        if num.int && matches!(op, Divide | AssignDivide | Modulo | AssignModulo) {
+            let (q, rem) = num.int_div_rem(terms, l, r);
+            let is_div = matches!(op, Divide | AssignDivide);
+            return Ok((if is_div { q } else { rem }, ty));
+        }
+        // The operator by (bit-precise, integer) representation.
+        let (bits, ints) = match op {
+            Multiply | AssignMultiply => (Op::BvMul, Some(Op::Mul)),
+            Divide | AssignDivide if ty.signed => (Op::BvSdiv, None),
+            Divide | AssignDivide => (Op::BvUdiv, None),
+            Modulo | AssignModulo if ty.signed => (Op::BvSrem, None),
+            Modulo | AssignModulo => (Op::BvUrem, None),
+            Plus | AssignPlus => (Op::BvAdd, Some(Op::Add)),
+            Minus | AssignMinus => (Op::BvSub, Some(Op::Sub)),
+            BitwiseAnd | AssignBitwiseAnd => (Op::BvAnd, None),
+            BitwiseXor | AssignBitwiseXor => (Op::BvXor, None),
+            BitwiseOr | AssignBitwiseOr => (Op::BvOr, None),
+            Less if ty.signed => (Op::BvSlt, Some(Op::Lt)),
+            Less => (Op::BvUlt, Some(Op::Lt)),
+            Greater if ty.signed => (Op::BvSgt, Some(Op::Gt)),
+            Greater => (Op::BvUgt, Some(Op::Gt)),
+            LessOrEqual if ty.signed => (Op::BvSle, Some(Op::Le)),
+            LessOrEqual => (Op::BvUle, Some(Op::Le)),
+            GreaterOrEqual if ty.signed => (Op::BvSge, Some(Op::Ge)),
+            GreaterOrEqual => (Op::BvUge, Some(Op::Ge)),
+            Equals => (Op::Eq, Some(Op::Eq)),
+            NotEquals => (Op::Distinct, Some(Op::Distinct)),
+            Index => return Err(self.unsupported(span, "arrays")),
+            _ => return Err(self.unsupported(span, "this operator")),
+        };
+        let o = match (num.int, ints) {
+            (false, _) => bits,
+            (true, Some(o)) => o,
+            (true, None) => {
+                return Err(self.unsupported(span, "bit operations under --int"));
+            }
+        };
+        let v = terms.mk(o.clone(), &[l, r]);
+        if terms.sort(v) == &Sort::Bool {
+            return Ok((num.from_bool(terms, v, CType::INT), CType::INT));
+        }
+        Ok((v, ty))
+    }
+
+    /// A shift on mathematical integers: by a constant amount it is a
+    /// multiplication or a floor division by a power of two (what gcc's
+    /// arithmetic `>>` computes); by a variable amount it is refused.
+    pub(super) fn int_shift(
+        &mut self,
+        op: &BinaryOperator,
+        l: Term,
+        lt: CType,
+        amount: Term,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let by = match self.cfa.terms.op(amount) {
+            Op::Num(r, _) if r.is_int() && (0..lt.width as i128).contains(&r.numer()) => r.numer(),
+            _ => return Err(self.unsupported(span, "shifts by a variable amount under --int")),
+        };
+        let factor = self.num.constant(&mut self.cfa.terms, 1i128 << by, lt);
+        let left = matches!(
+            op,
+            BinaryOperator::ShiftLeft | BinaryOperator::AssignShiftLeft
+        );
+        let o = if left { Op::Mul } else { Op::IntDiv };
+        Ok((self.cfa.terms.mk(o, &[l, factor]), lt))
+    }
+
+    pub(super) fn binary(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use BinaryOperator::*;
+        let op = b.node.operator.node.clone();
+        match op {
+            Assign => {
+                let (v, ty) = self.expr(&b.node.rhs)?;
+                self.assign_to(&b.node.lhs, v, ty, span)
+            }
+            LogicalAnd | LogicalOr => {
+                if may_branch(&b.node.rhs.node) {
+                    // Short-circuit through control flow into a temporary.
+                    let tmp = self.new_var("logic", CType::INT);
+                    let (t, f, join) = (self.new_loc(span), self.new_loc(span), self.new_loc(span));
+                    self.branch_logical(b, t, f)?;
+                    let one = self.num.constant(&mut self.cfa.terms, 1, CType::INT);
+                    let zero = self.num.constant(&mut self.cfa.terms, 0, CType::INT);
+                    self.cfa.add_edge(t, Command::Assign(tmp, one), join);
+                    self.cfa.add_edge(f, Command::Assign(tmp, zero), join);
+                    self.cur = join;
+                    return Ok((tmp, CType::INT));
+                }
+                let (a, at) = self.expr(&b.node.lhs)?;
+                let (c, ct) = self.expr(&b.node.rhs)?;
+                let x = self.num.truth(&mut self.cfa.terms, a, at);
+                let y = self.num.truth(&mut self.cfa.terms, c, ct);
+                let o = if op == LogicalAnd { Op::And } else { Op::Or };
+                let p = self.cfa.terms.mk(o, &[x, y]);
+                Ok((
+                    self.num.from_bool(&mut self.cfa.terms, p, CType::INT),
+                    CType::INT,
+                ))
+            }
+            AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus
+            | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor
+            | AssignBitwiseOr => {
+                let rhs = self.expr(&b.node.rhs)?;
+                let lhs = self.expr(&b.node.lhs)?;
+                let (v, ty) = self.arith(&op, lhs, rhs, span)?;
+                self.assign_to(&b.node.lhs, v, ty, span)
+            }
+            Index => {
+                let Some((elements, ty)) = self.array_of(&b.node.lhs) else {
+                    return Err(self.unsupported(span, "indexing something other than an array"));
+                };
+                let value = match self.index(&elements, &b.node.rhs, span)? {
+                    ArrayIndex::Constant(k) => elements[k],
+                    ArrayIndex::Variable(i, ity) => {
+                        let mut value = elements[elements.len() - 1];
+                        for k in (0..elements.len() - 1).rev() {
+                            let at = self.num.constant(&mut self.cfa.terms, k as i128, ity);
+                            let here = self.cfa.terms.eq(i, at);
+                            value = self.cfa.terms.mk(Op::Ite, &[here, elements[k], value]);
+                        }
+                        value
+                    }
+                };
+                Ok((value, ty))
+            }
+            _ => {
+                let mut lhs = self.expr(&b.node.lhs)?;
+                if has_side_effects(&b.node.rhs.node) {
+                    lhs = self.stabilize(lhs, span);
+                }
+                let rhs = self.expr(&b.node.rhs)?;
+                self.arith(&op, lhs, rhs, span)
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Lowering of the lang-c AST into a [`Cfa`]: statements become locations
+//! and edges, expressions become terms over the program variables with C's
+//! conversions, calls to defined functions are inlined, and the SV-COMP
+//! intrinsics become havocs, assumptions and jumps to the error location.
+
+mod arrays;
+mod calls;
+mod decl;
+mod expr;
+mod stmt;
+
+use super::lines::{LineMap, SourceLine};
+use super::types::{CType, Numbers};
+use super::{FrontError, Options, SourcePoint};
+use crate::ir::cfa::{Cfa, Command, Loc};
+use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::{Op, Sort, Term};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashMap;
+
+/// A lowered program: its CFA and the C type of every variable.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The control-flow automaton (error location: a reached `reach_error`).
+    pub cfa: Cfa,
+    /// The C type of each program variable.
+    pub types: HashMap<Term, CType>,
+    /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
+    /// variable set by an assignment outside the assigned variable's range.
+    pub overflow: Option<Term>,
+    /// The Bool variable set, on the way to the error location, by an array
+    /// access out of bounds (undefined behaviour, C11 6.5.6p8): a trace that
+    /// ends with it set shows undefined behaviour, not the property's
+    /// violation. None when the program has no such access.
+    pub out_of_bounds: Option<Term>,
+    /// The loops of the program, one per inlined instance: where an
+    /// SV-COMP correctness witness puts its loop invariants.
+    pub loop_heads: Vec<LoopHead>,
+    /// The calls that reach the error location (`reach_error()`, a failing
+    /// `__VERIFIER_assert`), one per inlined instance: a violation
+    /// witness's target.
+    pub error_calls: Vec<SourcePoint>,
+    /// The first statement or declaration of `main`'s body, where an
+    /// invariant holds before anything has run.
+    pub main_start: Option<SourcePoint>,
+}
+
+/// A `while` or `for` loop: its head is the location before each
+/// evaluation of the condition, where a loop invariant holds.
+#[derive(Clone, Debug)]
+pub struct LoopHead {
+    /// The head.
+    pub loc: Loc,
+    /// The loop's keyword. None when the loop is not in the main file.
+    pub at: Option<SourcePoint>,
+    /// The scalar variables in scope at the head, by their C names (the
+    /// function's own and the globals).
+    pub scope: Vec<(String, Term)>,
+}
+
+/// The most elements an array may have: each becomes a variable, and each
+/// access with a variable index a multiplexer over all of them.
+pub const MAX_ARRAY_ELEMENTS: usize = 1024;
+
+/// What a declarator declares (see [`Lowerer::shape`]).
+#[derive(Copy, Clone, Debug)]
+enum Shape {
+    Scalar,
+    /// An array; None: its size comes from the initializer.
+    Array(Option<usize>),
+    Pointer,
+}
+
+/// An array index after its bounds check.
+enum ArrayIndex {
+    /// A constant within bounds.
+    Constant(usize),
+    /// A term of the given type (64 bits, or an integer).
+    Variable(Term, CType),
+}
+
+/// What a name in scope stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    /// A scalar variable.
+    Scalar(Term, CType),
+    /// An array, scalarized: one variable per element.
+    Array(std::rc::Rc<[Term]>, CType),
+    /// A local pointer. Assigning it a side-effect-free value is dropped (a
+    /// pointer nobody reads changes nothing); any other use is refused.
+    Pointer,
+}
+
+type Result<T> = std::result::Result<T, FrontError>;
+
+struct Lowerer<'a> {
+    lines: LineMap,
+    options: Options,
+    num: Numbers,
+    cfa: Cfa,
+    types: HashMap<Term, CType>,
+    scopes: Vec<HashMap<String, Binding>>,
+    functions: HashMap<String, &'a FunctionDefinition>,
+    active: Vec<String>,
+    /// (break target, continue target) of the enclosing loops.
+    loops: Vec<(Loc, Loc)>,
+    /// The current function instance: labels, pending gotos, exit and return slot.
+    frames: Vec<Frame>,
+    cur: Loc,
+    sink: Loc,
+    fresh: usize,
+    /// See [`Program::overflow`].
+    overflow: Option<Term>,
+    /// See [`Program::out_of_bounds`].
+    out_of_bounds: Option<Term>,
+    /// Global typedefs: the scalar type named, or why it is refused when used.
+    typedefs: HashMap<String, Result<Option<CType>>>,
+    /// Extern globals of unsupported types (from headers): refused when used.
+    refused: HashMap<String, FrontError>,
+    /// See [`Program::loop_heads`].
+    loop_heads: Vec<LoopHead>,
+    /// See [`Program::error_calls`].
+    error_calls: Vec<SourcePoint>,
+    /// See [`Program::main_start`].
+    main_start: Option<SourcePoint>,
+}
+
+struct Frame {
+    /// The function's outermost scope in [`Lowerer::scopes`]: names of the
+    /// callers' scopes above the globals are not its own.
+    scope_base: usize,
+    labels: HashMap<String, Loc>,
+    exit: Loc,
+    ret: Option<(Term, CType)>,
+    is_main: bool,
+}
+
+fn name_of(declarator: &Declarator) -> Option<&str> {
+    match &declarator.kind.node {
+        DeclaratorKind::Identifier(id) => Some(&id.node.name),
+        DeclaratorKind::Declarator(inner) => name_of(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+/// Whether `e` or a subexpression evaluated with it passes `test` (the
+/// operands of `sizeof` and members are not visited).
+fn any_subexpression(e: &Expression, test: &dyn Fn(&Expression) -> bool) -> bool {
+    let any = |operands: &[&Node<Expression>]| {
+        (operands.iter()).any(|operand| any_subexpression(&operand.node, test))
+    };
+    test(e)
+        || match e {
+            Expression::UnaryOperator(u) => any(&[&u.node.operand]),
+            Expression::BinaryOperator(b) => any(&[&b.node.lhs, &b.node.rhs]),
+            Expression::Cast(c) => any(&[&c.node.expression]),
+            Expression::Conditional(c) => any(&[
+                &c.node.condition,
+                &c.node.then_expression,
+                &c.node.else_expression,
+            ]),
+            Expression::Comma(v) => v.iter().any(|e| any_subexpression(&e.node, test)),
+            Expression::Call(c) => {
+                (c.node.arguments.iter()).any(|e| any_subexpression(&e.node, test))
+            }
+            _ => false,
+        }
+}
+
+/// Whether the operator at the top of `e` has a side effect: a call, `++`,
+/// `--` or an assignment.
+fn side_effect(e: &Expression) -> bool {
+    use BinaryOperator::*;
+    match e {
+        Expression::Call(_) => true,
+        Expression::UnaryOperator(u) => matches!(
+            u.node.operator.node,
+            UnaryOperator::PostIncrement
+                | UnaryOperator::PostDecrement
+                | UnaryOperator::PreIncrement
+                | UnaryOperator::PreDecrement
+        ),
+        Expression::BinaryOperator(b) => matches!(
+            b.node.operator.node,
+            Assign
+                | AssignMultiply
+                | AssignDivide
+                | AssignModulo
+                | AssignPlus
+                | AssignMinus
+                | AssignShiftLeft
+                | AssignShiftRight
+                | AssignBitwiseAnd
+                | AssignBitwiseXor
+                | AssignBitwiseOr
+        ),
+        _ => false,
+    }
+}
+
+fn has_side_effects(e: &Expression) -> bool {
+    any_subexpression(e, &side_effect)
+}
+
+/// Whether evaluating `e` may leave straight-line code: a side effect, or
+/// an array access (whose bounds check branches). Such an operand of `&&`,
+/// `||` or `?:` is evaluated only when C evaluates it.
+fn may_branch(e: &Expression) -> bool {
+    any_subexpression(e, &|e| {
+        side_effect(e)
+            || matches!(e, Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+    })
+}
+
+/// Lowers a translation unit whose `main` is the entry point.
+pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<Program> {
+    let mut cfa = Cfa::default();
+    let init = cfa.add_location("entry");
+    let error = cfa.add_location("error");
+    let sink = cfa.add_location("end");
+    cfa.init = init;
+    cfa.error = error;
+    let overflow = (options.int && options.overflow_flag).then(|| {
+        let flag = cfa.terms.var("int-overflow", Sort::Bool);
+        cfa.vars.push(flag);
+        flag
+    });
+    let mut l = Lowerer {
+        lines: LineMap::new(source),
+        options: *options,
+        num: Numbers { int: options.int },
+        cfa,
+        types: HashMap::new(),
+        scopes: vec![HashMap::new()],
+        functions: HashMap::new(),
+        active: Vec::new(),
+        loops: Vec::new(),
+        frames: Vec::new(),
+        cur: init,
+        sink,
+        fresh: 0,
+        overflow,
+        out_of_bounds: None,
+        typedefs: HashMap::new(),
+        refused: HashMap::new(),
+        loop_heads: Vec::new(),
+        error_calls: Vec::new(),
+        main_start: None,
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if let Some(name) = name_of(&f.node.declarator.node) {
+                    l.functions.insert(name.to_string(), &f.node);
+                }
+            }
+            ExternalDeclaration::Declaration(d) => l.global_declaration(d)?,
+            ExternalDeclaration::StaticAssert(s) => {
+                return Err(l.unsupported(s.span, "_Static_assert"))
+            }
+        }
+    }
+    let Some(main) = l.functions.get("main").copied() else {
+        return Err(FrontError::Syntax("no `main` function".into()));
+    };
+    let end = l.sink;
+    l.inline(main, "main", &[], true)?;
+    let cur = l.cur;
+    l.jump(cur, end);
+    if let Some(flag) = l.out_of_bounds {
+        // The flag starts false: a new entry clears it.
+        let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
+        let no = l.cfa.terms.bool(false);
+        l.cfa.add_edge(entry, Command::Assign(flag, no), old);
+        l.cfa.init = entry;
+    }
+    Ok(Program {
+        cfa: l.cfa,
+        types: l.types,
+        overflow: l.overflow,
+        out_of_bounds: l.out_of_bounds,
+        loop_heads: l.loop_heads,
+        error_calls: l.error_calls,
+        main_start: l.main_start,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    fn line(&self, span: Span) -> SourceLine {
+        self.lines.locate(span.start)
+    }
+
+    /// The point of the main file where `span` starts, in the current function.
+    fn point(&self, span: Span) -> Option<SourcePoint> {
+        let (line, column) = self.lines.position(span.start)?;
+        let function = self.active.last().cloned().unwrap_or_default();
+        Some(SourcePoint {
+            line,
+            column,
+            function,
+        })
+    }
+
+    /// Records the head of a loop that starts at `span`.
+    fn loop_head(&mut self, loc: Loc, span: Span) {
+        let base = self.frames.last().map_or(0, |f| f.scope_base);
+        let mut scope: Vec<(String, Term)> = Vec::new();
+        // Innermost first; a name seen already is shadowed further out.
+        let visible = (self.scopes[base..].iter().rev()).chain(self.scopes[..1.min(base)].iter());
+        for names in visible {
+            for (name, binding) in names {
+                if let Binding::Scalar(var, _) = binding {
+                    if !scope.iter().any(|(n, _)| n == name) {
+                        scope.push((name.clone(), *var));
+                    }
+                }
+            }
+        }
+        scope.sort();
+        let at = self.point(span);
+        self.loop_heads.push(LoopHead { loc, at, scope });
+    }
+
+    fn unsupported(&self, span: Span, what: impl Into<String>) -> FrontError {
+        FrontError::Unsupported {
+            at: self.line(span),
+            what: what.into(),
+        }
+    }
+
+    fn new_loc(&mut self, span: Span) -> Loc {
+        let at = self.line(span);
+        self.cfa.add_location(at.to_string())
+    }
+
+    fn jump(&mut self, from: Loc, to: Loc) {
+        let yes = self.cfa.terms.bool(true);
+        self.cfa.add_edge(from, Command::Assume(yes), to);
+    }
+
+    /// Emits `command` from the current location to a new one.
+    fn emit(&mut self, command: Command, span: Span) {
+        let command = self.flag_overflow(command);
+        let next = self.new_loc(span);
+        self.cfa.add_edge(self.cur, command, next);
+        self.cur = next;
+    }
+
+    /// An assignment that also sets the overflow flag (if there is one) when
+    /// the value is outside the variable's range; on the same edge, so that
+    /// the automaton keeps the locations of the bit-precise one.
+    fn flag_overflow(&mut self, command: Command) -> Command {
+        let (Some(flag), Command::Assign(var, value)) = (self.overflow, &command) else {
+            return command;
+        };
+        let Some(&ty) = self.types.get(var) else {
+            return command;
+        };
+        if *self.cfa.terms.sort(*var) != Sort::Int {
+            return command;
+        }
+        let (lo, hi) = ty.range();
+        let terms = &mut self.cfa.terms;
+        let lo = self.num.constant(terms, lo, ty);
+        let hi = self.num.constant(terms, hi, ty);
+        let above = terms.mk(Op::Le, &[lo, *value]);
+        let below = terms.mk(Op::Le, &[*value, hi]);
+        let inside = terms.mk(Op::And, &[above, below]);
+        let outside = terms.not(inside);
+        let raised = terms.mk(Op::Or, &[flag, outside]);
+        Command::Assign(flag, raised).then(command)
+    }
+
+    /// A loop body from the current location: `break` leaves to `exit`,
+    /// `continue` and the body's end go to `next`.
+    fn loop_body(&mut self, body: &'a Node<Statement>, exit: Loc, next: Loc) -> Result<()> {
+        self.loops.push((exit, next));
+        self.statement(body)?;
+        self.loops.pop();
+        self.jump(self.cur, next);
+        Ok(())
+    }
+
+    /// Ends the current straight-line code with a jump; later code is unreachable.
+    fn jump_away(&mut self, to: Loc, span: Span) {
+        self.jump(self.cur, to);
+        self.cur = self.new_loc(span);
+    }
+}
