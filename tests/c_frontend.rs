@@ -39,7 +39,7 @@ fn sv_comp_programs_get_their_expected_verdicts_with_and_without_lbe() {
         }
         let mut verdicts = Vec::new();
         // Single-block encoding is slower (18 against 24 of the C set in
-        // 60 s, docs/ARCHITECTURE.md): it gets more time on a loaded machine.
+        // 60 s, docs/decisions/c-programs-*.md): it gets more time on a loaded machine.
         for (extra, timeout) in [(None, "20"), (Some("--no-lbe"), "60")] {
             let mut args = vec!["check", p, "--timeout", timeout];
             args.extend(extra);

@@ -873,7 +873,7 @@ fn property_all_answers_each_property_on_its_own() {
     let o = invar(&["check", p, "--property", "1"]);
     assert_eq!(o.status.code(), Some(20));
     // Engines whose invariant is a circuit: its certificate check is about
-    // property 1 alone (session 42: it failed on property 0, so `auto`
+    // property 1 alone (it once failed on property 0, so `auto`
     // answered an internal error whenever one of them won the race).
     for engine in ["scorr", "itp"] {
         let o = invar(&["check", p, "--property", "1", "--engine", engine]);

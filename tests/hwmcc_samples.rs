@@ -99,8 +99,8 @@ fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
 #[test]
 fn samples_get_expected_verdicts_and_witnesses_replay() {
     // The limit is generous: this test checks verdicts and witnesses, not
-    // speed. `circular_pointer_top_w16_d16` took 28 s on the machine of
-    // sessions 39-43 and 85 s on one 2-3x slower (session 44), where 45 s
+    // speed. `circular_pointer_top_w16_d16` took 28 s on one machine and
+    // 85 s on one 2-3x slower, where 45 s
     // failed; only the sample expected unknown runs to the limit.
     let timeout = std::env::var("INVAR_SAMPLE_TIMEOUT").unwrap_or_else(|_| "150".into());
     let samples = samples();
@@ -137,7 +137,8 @@ fn samples_get_expected_verdicts_and_witnesses_replay() {
 
 /// `dspfilters_fastfir_second-p16` is 7-inductive while IC3 finds no
 /// invariant in 60 s: `auto` must prove it through the k-induction step
-/// cases that share BMC's base case (docs/ARCHITECTURE.md, session 39).
+/// cases that share BMC's base case
+/// (docs/decisions/k-induction-s-step-cases-in-auto-s-turns-on-bmc-s-base-case.md).
 /// The proof passes the independent k-induction checker before the verdict
 /// is printed. Measured: 4.5 s on an idle machine; the limit is generous.
 #[test]
@@ -165,7 +166,7 @@ fn auto_proves_a_k_inductive_circuit_by_step_cases_on_bmcs_base_case() {
 /// of `tests/differential.rs` converge before any lemma is stuck twice (0
 /// CTPs over 2,000 cases), so it is exercised here on HWMCC circuits where
 /// it fires: each must be proved, its invariant passing the independent
-/// check before the verdict is printed. Measured (session 50): 303 + 102 +
+/// check before the verdict is printed. Measured (2026-11-28): 303 + 102 +
 /// 11 + 8 + 7 CTPs, 0.1-1.6 s each; the limit is generous.
 #[test]
 fn ic3_blocking_counterexamples_to_propagation_of_stuck_lemmas_proves_samples() {

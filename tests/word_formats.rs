@@ -257,7 +257,7 @@ fn check_samples(dir: &Path, timeout: &str) -> usize {
 #[test]
 fn btor2_samples_give_expected_verdicts_and_replayable_witnesses() {
     // Alone on a 2-core machine, 20 of 30 are solved in 10 s each (22 in
-    // 60 s, docs/ARCHITECTURE.md); beside the other tests it was 17, so the bound
+    // 60 s, docs/decisions/word-level-sets-*.md); beside the other tests it was 17, so the bound
     // leaves room for a loaded machine. Wrong verdicts fail at any load.
     let solved = check_samples(&root().join("hwmcc-samples/btor2"), "10");
     assert!(solved >= 15, "only {solved} BTOR2 samples solved");
@@ -267,7 +267,7 @@ fn btor2_samples_give_expected_verdicts_and_replayable_witnesses() {
 fn vmt_samples_are_decided_at_bit_and_word_level() {
     // The 9 bit-vector files by bit-blasting, the Int and Real ones by the
     // SMT engine: alone on a 2-core machine 19 of 28 are decided in 10 s
-    // (docs/ARCHITECTURE.md); the bound leaves room for a loaded machine.
+    // (docs/decisions/word-level-sets-*.md); the bound leaves room for a loaded machine.
     // Every counterexample replays in `invar sim`.
     let solved = check_samples(&root().join("hwmcc-samples/vmt"), "10");
     assert!(solved >= 15, "only {solved} VMT samples solved");

@@ -652,8 +652,8 @@ impl SmtSolver for InvarSmt {
         }
         // Deciding inputs only keeps branch and bound from drifting once
         // arithmetic is in play; on bit-vectors alone it starves CDCL of
-        // the comparator and adder gates it would branch on (docs/
-        // ARCHITECTURE.md). An ablation overrides it, for measuring.
+        // the comparator and adder gates it would branch on (docs/decisions/
+        // with-arithmetic-the-smt-solver-decides-inputs-never-gates.md). An ablation overrides it, for measuring.
         let inputs_only = (self.forced_inputs_only).unwrap_or(!self.named.is_empty());
         self.core.decide_inputs_only(inputs_only);
         let result = self

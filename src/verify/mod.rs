@@ -4,16 +4,16 @@
 //!
 //! - A circuit (AIGER, or a bit-blasted word-level model) is reduced to the
 //!   properties' cone and simplified (`preprocess`), decided by the engine
-//!   the [`Request`] names ([`circuit`]); a trace is mapped back to the
+//!   the [`Request`] names (`circuit`); a trace is mapped back to the
 //!   model as read and replayed there, a proof re-derived by `check` on the
 //!   other SAT backend.
 //! - A word-level model is bit-blasted onto the circuit pipeline when its
-//!   sorts allow, else (Int, Real) decided on the SMT layer ([`word`]); a
+//!   sorts allow, else (Int, Real) decided on the SMT layer (`word`); a
 //!   trace is replayed on its terms, a proof asked again of another solver
 //!   through the checker's own encoding.
 //! - A C program runs `auto`'s phases on its automaton and its integer
 //!   relaxation before the word-level pipeline takes its encoding
-//!   ([`program`], [`schedule`]).
+//!   (`program`, [`schedule`]).
 //!
 //! A check that fails is an error, never an answer. Certificates are built
 //! here from the checked evidence ([`certificate`]). Nothing here prints

@@ -1,11 +1,11 @@
 //! The three strategies of `auto`, driven by [`Tuning`]:
 //!
-//! - [`circuit_portfolio`]: on circuits, IC3 on one core; the other core
+//! - `circuit_portfolio`: on circuits, IC3 on one core; the other core
 //!   shared in turns by BMC, a second IC3, the step cases of k-induction
 //!   and signal correspondence. The first answer wins.
-//! - [`word_portfolio`]: on word-level models the bit-blaster cannot take,
+//! - `word_portfolio`: on word-level models the bit-blaster cannot take,
 //!   IC3+IA beside word-level BMC and k-induction.
-//! - [`program_phases`]: on C programs, explicit execution, IC3CFA, tests
+//! - `program_phases`: on C programs, explicit execution, IC3CFA, tests
 //!   and the integer relaxation, each in a slice of the time left, before
 //!   the word-level pipeline takes the program's encoding.
 //!

@@ -79,8 +79,8 @@ pub struct Ic3Options {
     /// Propagate only from the lowest level changed since the last round.
     pub skip_unchanged_levels: bool,
     /// One solver for all frames, each level's lemmas under an activation
-    /// literal, instead of one solver per frame (measured: see
-    /// docs/ARCHITECTURE.md).
+    /// literal, instead of one solver per frame (measured:
+    /// docs/decisions/ic3-solvers-one-per-frame-delta-encoded-lemmas-explicit.md).
     pub shared_solver: bool,
     /// Keep obligations blocked at the top level for the next frame
     /// (`strengthen`).
@@ -100,11 +100,12 @@ pub struct Ic3Options {
     pub parent_lemma: bool,
     /// Before MIC, try the parent lemma plus one literal that its
     /// counterexample to propagation falsifies (`generalize.rs`); off by
-    /// default: measured within the noise (docs/ARCHITECTURE.md).
+    /// default: measured within the noise
+    /// (docs/decisions/lemma-prediction-measured-off.md).
     pub predict: bool,
     /// Which failed pushes block counterexamples to propagation
     /// (`propagate.rs`); off by default, on in `auto`'s second IC3
-    /// (measured: docs/ARCHITECTURE.md).
+    /// (measured: docs/decisions/counterexamples-to-propagation-measured-off.md).
     pub ctp: Ctp,
     /// Keep, for each lemma that failed to push, the state that stopped it,
     /// and answer its next push without a query while no lemma added since

@@ -18,7 +18,8 @@
 //! can move; `Ctp::Stuck` looks for them only on lemmas that already
 //! failed to push in an earlier round, since a lemma that fails once often
 //! moves later on its own, and every CTP lemma can keep its level from
-//! emptying (measured: docs/ARCHITECTURE.md, sessions 37 and 50).
+//! emptying (measured: docs/decisions/counterexamples-to-propagation-measured-off.md
+//! and auto-s-second-ic3-counterexamples-to-propagation-of-stuck.md).
 //!
 //! With `push_witnesses`, a lemma that fails to push keeps the state of
 //! its frame that stepped into it. The lemma cannot move while that state
