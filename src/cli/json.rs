@@ -31,6 +31,11 @@ impl JsonObject {
         self
     }
 
+    /// Adds a duration in seconds, to the millisecond.
+    pub fn seconds(&mut self, key: &str, value: std::time::Duration) -> &mut Self {
+        self.number(key, format!("{:.3}", value.as_secs_f64()))
+    }
+
     /// Adds a boolean field.
     pub fn boolean(&mut self, key: &str, value: bool) -> &mut Self {
         self.number(key, value)

@@ -264,17 +264,17 @@ fn summary(
         .string("engine", run.engine_name())
         .number("depth", run.stats.depth)
         .number(calls, run.stats.sat.calls);
-    let time = format!("{:.3}", run.stats.sat.time.as_secs_f64());
+    let time = run.stats.sat.time;
     match run.engine {
         Some(invar::engines::EngineId::Smt) => {}
         Some(_) if on_smt => {
-            o.number("solver_time", time);
+            o.seconds("solver_time", time);
         }
         _ => {
-            o.number("sat_time", time);
+            o.seconds("sat_time", time);
         }
     }
-    o.number("time", format!("{:.3}", start.elapsed().as_secs_f64()));
+    o.seconds("time", start.elapsed());
     if let Some(i) = &run.stats.ic3 {
         o.number("ic3_frames", i.frames)
             .number("ic3_obligations", i.obligations)
@@ -290,18 +290,9 @@ fn summary(
             .number("ic3_subsumed", i.subsumed)
             .number("ic3_relative_induction", i.relative_induction)
             .number("ic3_lifts", i.lifts)
-            .number(
-                "ic3_time_generalize",
-                format!("{:.3}", i.time_generalize.as_secs_f64()),
-            )
-            .number(
-                "ic3_time_propagate",
-                format!("{:.3}", i.time_propagate.as_secs_f64()),
-            )
-            .number(
-                "ic3_time_infinite",
-                format!("{:.3}", i.time_infinite.as_secs_f64()),
-            );
+            .seconds("ic3_time_generalize", i.time_generalize)
+            .seconds("ic3_time_propagate", i.time_propagate)
+            .seconds("ic3_time_infinite", i.time_infinite);
     }
     if let Some(a) = &run.stats.abstraction {
         o.number("predicates", a.predicates)

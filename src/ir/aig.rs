@@ -258,6 +258,24 @@ impl Aig {
             }
         }
     }
+
+    /// Sets the next state of latch i to the image under `map` of latch
+    /// i's in `from` (the same latches, in the same order).
+    pub fn copy_next_states(&mut self, from: &Aig, map: &[Lit]) {
+        for (i, latch) in from.latches.iter().enumerate() {
+            self.set_next(i, map_lit(map, latch.next));
+        }
+    }
+
+    /// Sets the constraints, bad properties, justice and fairness to the
+    /// images under `map` of `from`'s.
+    pub fn copy_properties(&mut self, from: &Aig, map: &[Lit]) {
+        let image = |lits: &[Lit]| lits.iter().map(|&l| map_lit(map, l)).collect::<Vec<_>>();
+        self.constraints = image(&from.constraints);
+        self.bad = image(&from.bad);
+        self.justice = from.justice.iter().map(|j| image(j)).collect();
+        self.fairness = image(&from.fairness);
+    }
 }
 
 /// The value of `lit` given the value of every node.

@@ -195,11 +195,7 @@ fn rebuild(
         let next = map_lit(&map, aig.latches[orig].next);
         out.set_next(new_pos, next);
     }
-    let image = |lits: &[Lit]| lits.iter().map(|&l| map_lit(&map, l)).collect::<Vec<_>>();
-    out.constraints = image(&aig.constraints);
-    out.bad = image(&aig.bad);
-    out.justice = aig.justice.iter().map(|j| image(j)).collect();
-    out.fairness = image(&aig.fairness);
+    out.copy_properties(aig, &map);
     (out, kept, map)
 }
 

@@ -228,14 +228,8 @@ pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, Vec<Option<Lit>>, FraigStats) 
     }
     // Outputs through the map; dangling gates go with a copy of the cone.
     let mut reduced = out;
-    for (i, latch) in aig.latches.iter().enumerate() {
-        reduced.set_next(i, map_lit(&map, latch.next));
-    }
-    let image = |lits: &[Lit]| lits.iter().map(|&l| map_lit(&map, l)).collect::<Vec<_>>();
-    reduced.constraints = image(&aig.constraints);
-    reduced.bad = image(&aig.bad);
-    reduced.justice = aig.justice.iter().map(|j| image(j)).collect();
-    reduced.fairness = image(&aig.fairness);
+    reduced.copy_next_states(aig, &map);
+    reduced.copy_properties(aig, &map);
     let (reduced, kept) = without_dangling(&reduced);
     let images = map.iter().map(|&l| map_partial_lit(&kept, l)).collect();
     stats.ands_after = reduced.num_ands();
@@ -303,14 +297,8 @@ pub fn without_dangling(aig: &Aig) -> (Aig, Vec<Option<Lit>>) {
         map[latch.var.0 as usize] = out.add_latch(latch.init);
     }
     out.copy_ands(aig, &mut map, |v| used[v]);
-    for (i, latch) in aig.latches.iter().enumerate() {
-        out.set_next(i, map_lit(&map, latch.next));
-    }
-    let image = |lits: &[Lit]| lits.iter().map(|&l| map_lit(&map, l)).collect::<Vec<_>>();
-    out.constraints = image(&aig.constraints);
-    out.bad = image(&aig.bad);
-    out.justice = aig.justice.iter().map(|j| image(j)).collect();
-    out.fairness = image(&aig.fairness);
+    out.copy_next_states(aig, &map);
+    out.copy_properties(aig, &map);
     let kept = (map.iter().enumerate())
         .map(|(v, &l)| (v == 0 || used[v] || !matches!(aig.nodes()[v], Node::And(..))).then_some(l))
         .collect();

@@ -3,7 +3,7 @@
 //! program's integer relaxation.
 
 use super::model::{lower_relaxation, ProgramModel};
-use super::word_engines::{self, checked_answer, InvariantProof};
+use super::word_engines::{self, checked_run, InvariantProof};
 use super::{Log, Request, Run};
 use crate::cfront::relax;
 use crate::engines::explicit::{self, ExplicitOptions};
@@ -152,13 +152,7 @@ pub(super) fn check_ic3cfa(
         what: "the IC3CFA invariant",
     };
     let deadline = check_deadline(whole, budget);
-    let answer = checked_answer(ts, verdict, request, deadline, proof, log)?;
-    Ok(Run {
-        answer,
-        engine: Some(EngineId::Ic3cfa),
-        stats,
-        certificate: None,
-    })
+    checked_run(ts, verdict, request, deadline, proof, stats, log)
 }
 
 /// Explicit execution (`engines::explicit`) on `cfa`: a trace is replayed on
@@ -192,13 +186,7 @@ pub(super) fn check_explicit(
         what: "the explicit run's invariant",
     };
     let deadline = check_deadline(whole, budget);
-    let answer = checked_answer(ts, verdict, request, deadline, proof, log)?;
-    Ok(Run {
-        answer,
-        engine: Some(EngineId::Explicit),
-        stats,
-        certificate: None,
-    })
+    checked_run(ts, verdict, request, deadline, proof, stats, log)
 }
 
 /// The deadline of an invariant's check: a quarter of the time `whole` has

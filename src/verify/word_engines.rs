@@ -201,9 +201,29 @@ pub(super) struct InvariantProof {
     pub what: &'static str,
 }
 
+/// The run of an invariant engine whose verdict is `verdict` and counters
+/// `stats`: its answer checked as [`checked_answer`] does.
+pub(super) fn checked_run(
+    ts: &Ts,
+    verdict: InvariantVerdict,
+    request: &Request,
+    deadline: Option<Instant>,
+    proof: InvariantProof,
+    stats: Stats,
+    log: Log,
+) -> Result<Run, String> {
+    let answer = checked_answer(ts, verdict, request, deadline, proof, log)?;
+    Ok(Run {
+        answer,
+        engine: Some(proof.engine),
+        stats,
+        certificate: None,
+    })
+}
+
 /// The answer of an invariant engine's verdict: a trace replayed on `ts`, an
 /// invariant confirmed by the certificate checker before `deadline`.
-pub(super) fn checked_answer(
+fn checked_answer(
     ts: &Ts,
     verdict: InvariantVerdict,
     request: &Request,
@@ -256,11 +276,5 @@ pub(super) fn check_ic3ia(ts: &Ts, request: &Request, log: Log) -> Result<Run, S
         unit: "clauses",
         what: "the IC3+IA invariant",
     };
-    let answer = checked_answer(ts, verdict, request, budget.deadline(), proof, log)?;
-    Ok(Run {
-        answer,
-        engine: Some(EngineId::Ic3ia),
-        stats,
-        certificate: None,
-    })
+    checked_run(ts, verdict, request, budget.deadline(), proof, stats, log)
 }

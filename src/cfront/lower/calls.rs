@@ -85,8 +85,7 @@ impl<'a> Lowerer<'a> {
         let result = self.statement(&f.statement);
         self.frames.pop();
         result?;
-        self.jump(self.cur, exit);
-        self.cur = exit;
+        self.go_to(exit);
         self.scopes.pop();
         self.active.pop();
         Ok(ret)

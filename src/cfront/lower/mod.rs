@@ -334,9 +334,21 @@ impl<'a> Lowerer<'a> {
         self.cfa.add_location(at.to_string())
     }
 
+    /// `N` new locations at the line of `span`.
+    fn new_locs<const N: usize>(&mut self, span: Span) -> [Loc; N] {
+        std::array::from_fn(|_| self.new_loc(span))
+    }
+
     fn jump(&mut self, from: Loc, to: Loc) {
         let yes = self.cfa.terms.bool(true);
         self.cfa.add_edge(from, Command::Assume(yes), to);
+    }
+
+    /// Control passes from the current location to `to`, which becomes
+    /// the current one.
+    fn go_to(&mut self, to: Loc) {
+        self.jump(self.cur, to);
+        self.cur = to;
     }
 
     /// Emits `command` from the current location to a new one.

@@ -69,8 +69,7 @@ impl<'a> Lowerer<'a> {
             Statement::Labeled(l) => match &l.node.label.node {
                 Label::Identifier(id) => {
                     let target = self.frames.last().expect("frame").labels[&id.node.name];
-                    self.jump(self.cur, target);
-                    self.cur = target;
+                    self.go_to(target);
                     self.statement(&l.node.statement)
                 }
                 _ => Err(self.unsupported(l.span, "switch (case labels)")),
@@ -87,11 +86,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             Statement::If(i) => {
-                let (then_l, else_l, join) = (
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                );
+                let [then_l, else_l, join] = self.new_locs(s.span);
                 self.branch(&i.node.condition, then_l, else_l)?;
                 self.cur = then_l;
                 self.statement(&i.node.then_statement)?;
@@ -100,18 +95,12 @@ impl<'a> Lowerer<'a> {
                 if let Some(e) = &i.node.else_statement {
                     self.statement(e)?;
                 }
-                self.jump(self.cur, join);
-                self.cur = join;
+                self.go_to(join);
                 Ok(())
             }
             Statement::While(w) => {
-                let (head, body, exit) = (
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                );
-                self.jump(self.cur, head);
-                self.cur = head;
+                let [head, body, exit] = self.new_locs(s.span);
+                self.go_to(head);
                 self.loop_head(head, s.span);
                 self.branch(&w.node.expression, body, exit)?;
                 self.cur = body;
@@ -120,13 +109,8 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             Statement::DoWhile(d) => {
-                let (body, test, exit) = (
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                );
-                self.jump(self.cur, body);
-                self.cur = body;
+                let [body, test, exit] = self.new_locs(s.span);
+                self.go_to(body);
                 self.loop_body(&d.node.statement, exit, test)?;
                 self.cur = test;
                 self.branch(&d.node.expression, body, exit)?;
@@ -145,14 +129,8 @@ impl<'a> Lowerer<'a> {
                         return Err(self.unsupported(s.span, "_Static_assert"))
                     }
                 }
-                let (head, body, step, exit) = (
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                    self.new_loc(s.span),
-                );
-                self.jump(self.cur, head);
-                self.cur = head;
+                let [head, body, step, exit] = self.new_locs(s.span);
+                self.go_to(head);
                 self.loop_head(head, s.span);
                 match &f.node.condition {
                     Some(c) => self.branch(c, body, exit)?,

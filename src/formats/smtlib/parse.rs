@@ -106,21 +106,30 @@ struct Parser<'a, 't> {
     declared_in: Vec<Vec<String>>,
 }
 
+impl<'a, 't> Parser<'a, 't> {
+    /// A parser at the start of `text` (from `file`, for messages),
+    /// building into `terms`; `interactive` for a reader that hands
+    /// commands over one at a time.
+    fn new(file: &'a str, text: &'a str, terms: &'t mut Terms, interactive: bool) -> Self {
+        Parser {
+            file,
+            lex: Lexer::new(text),
+            peeked: None,
+            terms,
+            globals: HashMap::new(),
+            sorts: HashMap::new(),
+            scopes: Vec::new(),
+            script: Script::default(),
+            depth: 0,
+            interactive,
+            declared_in: Vec::new(),
+        }
+    }
+}
+
 /// Parses an SMT-LIB script into `terms`.
 pub fn parse_script(file: &str, text: &str, terms: &mut Terms) -> Result<Script, ParseError> {
-    let mut p = Parser {
-        file,
-        lex: Lexer::new(text),
-        peeked: None,
-        terms,
-        globals: HashMap::new(),
-        sorts: HashMap::new(),
-        scopes: Vec::new(),
-        script: Script::default(),
-        depth: 0,
-        interactive: false,
-        declared_in: Vec::new(),
-    };
+    let mut p = Parser::new(file, text, terms, false);
     while let Some(tok) = p.next()? {
         if tok != Token::Open {
             return Err(p.err(format!(
@@ -808,19 +817,7 @@ impl<'a, 't> ScriptReader<'a, 't> {
     /// A reader of `text` (from `file`, for messages) building into `terms`.
     pub fn new(file: &'a str, text: &'a str, terms: &'t mut Terms) -> ScriptReader<'a, 't> {
         ScriptReader {
-            parser: Parser {
-                file,
-                lex: Lexer::new(text),
-                peeked: None,
-                terms,
-                globals: HashMap::new(),
-                sorts: HashMap::new(),
-                scopes: Vec::new(),
-                script: Script::default(),
-                depth: 0,
-                interactive: true,
-                declared_in: Vec::new(),
-            },
+            parser: Parser::new(file, text, terms, true),
         }
     }
 
