@@ -17,7 +17,7 @@
 use invar::check::word;
 use invar::engines::explicit::{self, ExplicitOptions};
 use invar::engines::ic3cfa::{self, CfaStats, Ic3CfaOptions};
-use invar::engines::InvariantVerdict;
+use invar::engines::{InvariantVerdict, WordInvariant};
 use invar::ir::bv::BvValue;
 use invar::ir::cfa::encode::encode;
 use invar::ir::cfa::{Cfa, Command, Loc};
@@ -247,9 +247,9 @@ fn decide_verdict(
             assert_eq!(reached.step + 1, trace.len(), "{name}");
             false
         }
-        InvariantVerdict::Safe {
+        InvariantVerdict::Safe(WordInvariant {
             store, invariant, ..
-        } => {
+        }) => {
             assert!(!error_reachable, "{name}: safe, but the error is reachable");
             let locations = cfa.live_locations();
             let pc_width = store.sort(ts.states[0].var).bv_width().expect("bv");
@@ -463,9 +463,9 @@ fn prove_with(cfa: &Cfa, seeds: bool) -> Proved {
         &budget,
         &mut |_| {},
     );
-    let InvariantVerdict::Safe {
+    let InvariantVerdict::Safe(WordInvariant {
         store, invariant, ..
-    } = verdict
+    }) = verdict
     else {
         panic!("not proved: {verdict:?}");
     };

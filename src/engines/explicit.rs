@@ -31,7 +31,7 @@
 //! a choice or havoc input must be found), which the caller replays; the
 //! invariant goes to the certificate checker.
 
-use crate::engines::InvariantVerdict;
+use crate::engines::{InvariantVerdict, WordInvariant};
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::encode::pc_numbers;
 use crate::ir::cfa::{Cfa, Command, Loc};
@@ -622,11 +622,11 @@ fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
         cubes.push(terms.and_all(&cube));
     }
     let invariant = terms.or_all(&cubes);
-    InvariantVerdict::Safe {
+    InvariantVerdict::Safe(WordInvariant {
         store: Box::new(terms),
         invariant,
         lemmas: seen.len(),
-    }
+    })
 }
 
 /// The trace of the encoded system along a run: `path` is every edge taken

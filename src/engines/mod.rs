@@ -17,17 +17,21 @@ pub mod scorr;
 
 pub use crate::ir::invariant::CircuitInvariant;
 use crate::ir::trace::Trace;
+use crate::ir::ts::WordTrace;
 use crate::sat::{Backend, SatStats};
 use crate::util::budget::Budget;
 use std::time::Duration;
 
-/// What an engine concluded.
+/// What an engine concluded: the one verdict type of every engine, over
+/// its kind of proof `P` and counterexample `C` (bit-level engines: a
+/// [`Proof`] and a [`Trace`]; the word-level invariant engines: a
+/// [`WordInvariant`] and a [`WordTrace`]; word-level k-induction: its depth).
 #[derive(Clone, Debug)]
-pub enum Verdict {
+pub enum Verdict<P = Proof, C = Trace> {
     /// The property holds; the proof says why.
-    Safe(Proof),
-    /// The property fails; the trace reaches a bad state.
-    Unsafe(Trace),
+    Safe(P),
+    /// The property fails; the trace reaches a bad state (not yet replayed).
+    Unsafe(C),
     /// No conclusion within the limits, or the model is outside what the engine handles.
     Unknown(String),
 }
@@ -55,26 +59,22 @@ pub enum Proof {
     Correspondence(Vec<crate::ir::aig::Lit>),
 }
 
-/// What a word-level engine that proves by invariants (IC3+IA, IC3CFA)
-/// concluded.
+/// The proof of a word-level engine that proves by invariants (IC3+IA,
+/// IC3CFA, explicit execution): `invariant`, a term of `store` over the
+/// system's state variables, is inductive and excludes the bad states.
 #[derive(Clone, Debug)]
-pub enum InvariantVerdict {
-    /// The property holds: `invariant`, a term of `store` over the system's
-    /// state variables, is inductive and excludes the bad states.
-    Safe {
-        /// The engine's term store (it extends the system's), which holds
-        /// the invariant.
-        store: Box<crate::ir::term::Terms>,
-        /// The invariant.
-        invariant: crate::ir::term::Term,
-        /// Number of lemmas (clauses) in it.
-        lemmas: usize,
-    },
-    /// A counterexample (not yet replayed).
-    Unsafe(crate::ir::ts::WordTrace),
-    /// No conclusion, with the reason.
-    Unknown(String),
+pub struct WordInvariant {
+    /// The engine's term store (it extends the system's), which holds the
+    /// invariant.
+    pub store: Box<crate::ir::term::Terms>,
+    /// The invariant.
+    pub invariant: crate::ir::term::Term,
+    /// Number of lemmas (clauses) in it.
+    pub lemmas: usize,
 }
+
+/// The verdict of a word-level engine that proves by invariants.
+pub type InvariantVerdict = Verdict<WordInvariant, WordTrace>;
 
 /// Budgets shared by all engines.
 #[derive(Clone, Debug)]

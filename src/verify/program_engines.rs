@@ -7,7 +7,7 @@ use super::word_engines::{self, checked_run, InvariantProof};
 use super::{Log, Request, Run};
 use crate::cfront::relax;
 use crate::engines::explicit::{self, ExplicitOptions};
-use crate::engines::{ic3cfa, ic3ia, EngineId, InvariantVerdict, Stats};
+use crate::engines::{ic3cfa, ic3ia, EngineId, InvariantVerdict, Stats, WordInvariant};
 use crate::ir::cfa::encode::encode;
 use crate::ir::cfa::Cfa;
 use crate::ir::ts::Ts;
@@ -57,11 +57,11 @@ pub(super) fn relaxed_proof(
         &mut |line| log(&format!("relaxation: ic3ia: {line}")),
     )?;
     let (store, invariant, lemmas) = match verdict {
-        InvariantVerdict::Safe {
+        InvariantVerdict::Safe(WordInvariant {
             store,
             invariant,
             lemmas,
-        } => (store, invariant, lemmas),
+        }) => (store, invariant, lemmas),
         InvariantVerdict::Unsafe(trace) => {
             log(&format!(
                 "relaxation: unsafe over the integers or overflows in {} steps; machine integers next",

@@ -8,8 +8,10 @@
 
 use super::{Answer, Evidence, Log, Request, Run, Witness};
 use crate::check::{smt_proof, word};
-use crate::engines::kind::word::{self as word_kind, WordVerdict};
-use crate::engines::{ic3ia, AbstractionStats, EngineId, InvariantVerdict, Stats};
+use crate::engines::kind::word as word_kind;
+use crate::engines::{
+    ic3ia, AbstractionStats, EngineId, InvariantVerdict, Stats, Verdict, WordInvariant,
+};
 use crate::ir::term::{Op, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
 use crate::util::budget::Budget;
@@ -44,8 +46,8 @@ pub(super) fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, Str
     };
     stats.sat.calls = smt_stats.checks;
     let answer = match verdict {
-        WordVerdict::Unsafe(trace) => replayed(ts, trace, props, "smt")?,
-        WordVerdict::Safe { k } => {
+        Verdict::Unsafe(trace) => replayed(ts, trace, props, "smt")?,
+        Verdict::Safe(k) => {
             match smt_proof::check_kinduction(ts, props, k, backend.name(), budget.deadline()) {
                 Ok(checker) => {
                     log(&format!(
@@ -73,7 +75,7 @@ pub(super) fn check_smt(ts: &Ts, request: &Request, log: Log) -> Result<Run, Str
                 Err(e) => unconfirmed("the SMT engine's proof", &e, budget),
             }
         }
-        WordVerdict::Unknown(reason) => Answer::Unknown(reason),
+        Verdict::Unknown(reason) => Answer::Unknown(reason),
     };
     Ok(Run {
         answer,
@@ -235,11 +237,11 @@ fn checked_answer(
         InvariantVerdict::Unsafe(trace) => {
             replayed(ts, trace, &request.properties, proof.engine.name())?
         }
-        InvariantVerdict::Safe {
+        InvariantVerdict::Safe(WordInvariant {
             store,
             invariant,
             lemmas,
-        } => match certified(ts, store, invariant, lemmas, request, deadline) {
+        }) => match certified(ts, store, invariant, lemmas, request, deadline) {
             Ok((answer, checker)) => {
                 log(&format!(
                     "{}: the invariant of {lemmas} {} is confirmed by {checker}",

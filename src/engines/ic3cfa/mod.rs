@@ -48,7 +48,7 @@
 pub mod path;
 pub mod seeds;
 
-use crate::engines::InvariantVerdict;
+use crate::engines::{InvariantVerdict, WordInvariant};
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::{Cfa, Loc};
 use crate::ir::term::eval::Value;
@@ -926,11 +926,11 @@ impl<'a> Engine<'a> {
         }
         parts.push(self.terms.and_all(&conj));
         let invariant = self.terms.or_all(&parts);
-        InvariantVerdict::Safe {
+        InvariantVerdict::Safe(WordInvariant {
             store: Box::new(self.terms.clone()),
             invariant,
             lemmas: count,
-        }
+        })
     }
 
     /// The trace of the encoded system along `locs` (initial first), found

@@ -62,7 +62,7 @@ mod queries;
 mod refine;
 
 use crate::engines::ic3::{Cube, Found, Frames, Ic3, Ic3Options, Ic3Stats, Interrupted, StateLit};
-use crate::engines::{InvariantVerdict, Limits};
+use crate::engines::{InvariantVerdict, Limits, WordInvariant};
 use crate::ir::term::eval::Value;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::Ts;
@@ -538,11 +538,11 @@ pub fn check(
     ));
     let verdict = match found {
         Ok(Some(Found::Trace(trace))) => InvariantVerdict::Unsafe(trace),
-        Ok(Some(Found::Proof(cubes))) => InvariantVerdict::Safe {
+        Ok(Some(Found::Proof(cubes))) => InvariantVerdict::Safe(WordInvariant {
             invariant: domain.invariant(&cubes),
             store: Box::new(domain.u.terms().clone()),
             lemmas: cubes.len(),
-        },
+        }),
         Ok(None) => {
             InvariantVerdict::Unknown(format!("no proof within {} frames", stats.ic3.frames))
         }

@@ -15,6 +15,12 @@
 //! window. Constraints hold in every frame because every counterexample keeps
 //! them in every step. Sheeran, Singh, Stålmarck, "Checking safety properties
 //! using induction and a SAT-solver", FMCAD 2000.
+//!
+//! One loop ([`induction`]) serves every representation through the
+//! [`Unrolling`] trait: the bit level's circuit ([`BitUnrolling`]: BMC as
+//! the base case, [`StepCase`] as the step) and the word level's terms
+//! ([`word`]). The step cases of `auto`, which share BMC's base case with
+//! another member of the portfolio, are [`step_cases`].
 
 pub mod word;
 
@@ -142,6 +148,116 @@ impl<'a> StepCase<'a> {
     }
 }
 
+/// What one query of an [`Unrolling`] answered.
+pub enum Case<T> {
+    /// The case holds (the query is unsatisfiable).
+    Holds,
+    /// It fails, with what shows it (a base case: the counterexample).
+    Fails(T),
+    /// The budget ran out.
+    Interrupted,
+    /// The solver gave up for another reason.
+    GaveUp(String),
+}
+
+/// The two cases of k-induction over one representation of the system:
+/// the bit level's unrolled circuit ([`BitUnrolling`]), the word level's
+/// unrolled terms (`word::WordUnrolling`). [`induction`] runs them.
+pub trait Unrolling {
+    /// A counterexample.
+    type Trace;
+    /// The base case at depth `k` (every shallower depth cleared): no bad
+    /// state `k` steps from an initial state.
+    fn base(&mut self, k: usize) -> Result<Case<Self::Trace>, String>;
+    /// The step case at depth `k`: no bad state after `k + 1` good steps
+    /// (pairwise distinct where the unrolling asks it). Asked only after
+    /// the base case at `k` cleared.
+    fn step(&mut self, k: usize) -> Result<Case<()>, String>;
+}
+
+/// How [`induction`] ended, and at which depth.
+pub enum Ended<T> {
+    /// The step case held at `k`: the property is (k+1)-inductive.
+    Proved(usize),
+    /// The base case failed: a counterexample.
+    Refuted(T),
+    /// `k` passed the depth bound.
+    Bound(usize),
+    /// The budget ran out at `k`.
+    Interrupted(usize),
+    /// A solver gave up at `k`, and why.
+    GaveUp(String, usize),
+}
+
+/// k-induction over `u`: the base case at each depth, then (at every depth,
+/// or at the sparse ones of [`sparse_step_depth`]) the step case, until a
+/// proof, a counterexample, `max_depth` or the budget; each depth's
+/// outcome goes to `progress`.
+pub fn induction<U: Unrolling>(
+    u: &mut U,
+    max_depth: Option<usize>,
+    sparse: bool,
+    budget: &Budget,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Ended<U::Trace>, String> {
+    for k in 0.. {
+        if budget.expired() {
+            return Ok(Ended::Interrupted(k));
+        }
+        if max_depth.is_some_and(|m| k > m) {
+            return Ok(Ended::Bound(k));
+        }
+        match u.base(k)? {
+            Case::Holds => {}
+            Case::Fails(trace) => return Ok(Ended::Refuted(trace)),
+            Case::Interrupted => return Ok(Ended::Interrupted(k)),
+            Case::GaveUp(why) => return Ok(Ended::GaveUp(why, k)),
+        }
+        if sparse && !sparse_step_depth(k) {
+            continue;
+        }
+        match u.step(k)? {
+            Case::Holds => {
+                progress(&format!("the property is {}-inductive", k + 1));
+                return Ok(Ended::Proved(k));
+            }
+            Case::Fails(()) => progress(&format!(
+                "depth {k}: no counterexample, not {}-inductive",
+                k + 1
+            )),
+            Case::Interrupted => return Ok(Ended::Interrupted(k)),
+            Case::GaveUp(why) => return Ok(Ended::GaveUp(why, k)),
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+/// The bit level's unrolling: BMC as the base case, [`StepCase`] as the step.
+pub struct BitUnrolling<'a> {
+    base: Bmc<'a>,
+    step: StepCase<'a>,
+}
+
+impl Unrolling for BitUnrolling<'_> {
+    type Trace = crate::ir::trace::Trace;
+
+    fn base(&mut self, _k: usize) -> Result<Case<Self::Trace>, String> {
+        Ok(match self.base.step() {
+            Step::Counterexample(trace) => Case::Fails(trace),
+            Step::Interrupted => Case::Interrupted,
+            Step::Clear => Case::Holds,
+        })
+    }
+
+    fn step(&mut self, k: usize) -> Result<Case<()>, String> {
+        Ok(match self.step.check(k) {
+            SolveResult::Unsat => Case::Holds,
+            SolveResult::Interrupted => Case::Interrupted,
+            SolveResult::Sat => Case::Fails(()),
+        })
+    }
+}
+
 /// Runs k-induction until a proof, a counterexample, the bound or the budget.
 pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     if let Some(outcome) = super::sabotaged_outcome(super::EngineId::Kind, options.limits.backend) {
@@ -149,33 +265,30 @@ pub fn check(aig: &Aig, options: &KindOptions) -> Outcome {
     }
     let start = Instant::now();
     let limits = &options.limits;
-    let mut base = Bmc::new(aig, limits);
-    let mut step = StepCase::new(aig, limits, options.simple_path);
-    let mut k = 0;
-    let verdict = loop {
-        if limits.max_depth.is_some_and(|m| k > m) {
-            break Verdict::Unknown(format!("not proved up to k = {}", k));
-        }
-        match base.step() {
-            Step::Counterexample(trace) => break Verdict::Unsafe(trace),
-            Step::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
-            Step::Clear => {}
-        }
-        if options.sparse_steps && !sparse_step_depth(k) {
-            k += 1;
-            continue;
-        }
-        match step.check(k) {
-            SolveResult::Unsat => {
-                break Verdict::Safe(Proof::KInduction {
-                    k: k + 1,
-                    simple_path: options.simple_path,
-                })
-            }
-            SolveResult::Interrupted => break Verdict::Unknown(interrupted_reason(&limits.budget)),
-            SolveResult::Sat => k += 1,
+    let mut u = BitUnrolling {
+        base: Bmc::new(aig, limits),
+        step: StepCase::new(aig, limits, options.simple_path),
+    };
+    let ended = induction(
+        &mut u,
+        limits.max_depth,
+        options.sparse_steps,
+        &limits.budget,
+        &mut |_| {},
+    );
+    let verdict = match ended {
+        Err(why) => Verdict::Unknown(why),
+        Ok(Ended::Proved(k)) => Verdict::Safe(Proof::KInduction {
+            k: k + 1,
+            simple_path: options.simple_path,
+        }),
+        Ok(Ended::Refuted(trace)) => Verdict::Unsafe(trace),
+        Ok(Ended::Bound(k)) => Verdict::Unknown(format!("not proved up to k = {k}")),
+        Ok(Ended::Interrupted(_) | Ended::GaveUp(..)) => {
+            Verdict::Unknown(interrupted_reason(&limits.budget))
         }
     };
+    let (base, step) = (&u.base, &u.step);
     let mut sat = base.sat_stats().clone();
     sat += step.sat_stats();
     let outcome = Outcome {
