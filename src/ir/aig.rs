@@ -259,6 +259,22 @@ impl Aig {
         }
     }
 
+    /// A new circuit with `from`'s inputs and latches (initial values
+    /// kept, next states unset) at their positions and nothing else, and
+    /// the map from `from`'s nodes (each leaf to its copy, the rest to
+    /// false, to be filled).
+    pub fn with_leaves_of(from: &Aig) -> (Aig, Vec<Lit>) {
+        let mut out = Aig::new();
+        let mut map = vec![Lit::FALSE; from.num_nodes()];
+        for &v in &from.inputs {
+            map[v.0 as usize] = out.add_input();
+        }
+        for latch in &from.latches {
+            map[latch.var.0 as usize] = out.add_latch(latch.init);
+        }
+        (out, map)
+    }
+
     /// Sets the next state of latch i to the image under `map` of latch
     /// i's in `from` (the same latches, in the same order).
     pub fn copy_next_states(&mut self, from: &Aig, map: &[Lit]) {

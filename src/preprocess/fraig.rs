@@ -156,14 +156,7 @@ pub fn fraig(aig: &Aig, budget: &Budget) -> (Aig, Vec<Option<Lit>>, FraigStats) 
         }));
     }
     // The new circuit: leaves first, at the same positions.
-    let mut out = Aig::new();
-    let mut map = vec![Lit::FALSE; aig.num_nodes()];
-    for &v in &aig.inputs {
-        map[v.0 as usize] = out.add_input();
-    }
-    for latch in &aig.latches {
-        map[latch.var.0 as usize] = out.add_latch(latch.init);
-    }
+    let (mut out, mut map) = Aig::with_leaves_of(aig);
     let mut checker = Checker::new(budget);
     // Representatives by signature key, in topological order.
     let mut classes: HashMap<u64, Vec<u32>> = HashMap::new();
@@ -288,14 +281,7 @@ pub fn without_dangling(aig: &Aig) -> (Aig, Vec<Option<Lit>>) {
         .chain(aig.justice.iter().flatten().copied())
         .chain(aig.fairness.iter().copied());
     let used = crate::ir::coi::mark_cone(aig, roots);
-    let mut out = Aig::new();
-    let mut map = vec![Lit::FALSE; aig.num_nodes()];
-    for &v in &aig.inputs {
-        map[v.0 as usize] = out.add_input();
-    }
-    for latch in &aig.latches {
-        map[latch.var.0 as usize] = out.add_latch(latch.init);
-    }
+    let (mut out, mut map) = Aig::with_leaves_of(aig);
     out.copy_ands(aig, &mut map, |v| used[v]);
     out.copy_next_states(aig, &map);
     out.copy_properties(aig, &map);
