@@ -164,6 +164,49 @@ fn usage_errors_exit_1() {
     assert_eq!(invar(&["--help"]).status.code(), Some(0));
 }
 
+/// `--tune`: a mistyped key or value is an error naming it, before the
+/// model is read; `--tune help` lists every key; a switch changes what
+/// runs (`auto` without its members is BMC racing IC3) and not the verdict.
+#[test]
+fn tune_sets_switches_and_refuses_unknown_ones() {
+    let p = example("and.aag");
+    let p = p.to_str().unwrap();
+    let o = invar(&["check", p, "--tune", "ic3.nonsense=1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "unknown key `ic3.nonsense`");
+    let o = invar(&["check", p, "--tune", "ic3.ctp=sometimes"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "expected off, stuck or every, not `sometimes`");
+    let o = invar(&["check", "missing.aag", "--tune", "sweep"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_contains(&stderr(&o), "expected KEY=VALUE");
+    let o = invar(&["check", p, "--tune", "help"]);
+    assert_eq!(o.status.code(), Some(0));
+    for key in [
+        "sweep",
+        "ic3.ctp",
+        "auto.scorr",
+        "ic3cfa.seeds",
+        "relax.overflow_flag",
+    ] {
+        assert_contains(&stdout(&o), key);
+    }
+    let resets = example("resets.aag");
+    let o = invar(&[
+        "check",
+        resets.to_str().unwrap(),
+        "--json",
+        "--tune",
+        "auto.turns=false",
+    ]);
+    assert_eq!(o.status.code(), Some(20), "{}", stderr(&o));
+    let json = stdout(&o);
+    assert!(
+        json.contains("\"engine\": \"ic3\"") || json.contains("\"engine\": \"bmc\""),
+        "{json}"
+    );
+}
+
 #[test]
 fn timeout_is_honoured_within_a_second() {
     // Unsolved by ABC pdr and rIC3 in 60 s (SOURCES.tsv): no engine settles it in 2.

@@ -16,7 +16,7 @@ use invar::ir::aig::Aig;
 use invar::util::budget::Budget;
 use invar::verify::{
     self, Answer, Certificate, Engine, Format, Model, NoCertificate, ProgramOptions, ReadError,
-    Request, Run, Witness,
+    Request, Run, Tuning, Witness,
 };
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -30,6 +30,8 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         return Ok(EXIT_UNKNOWN);
     }
     let format = Format::of(&args.file)?;
+    // A mistyped switch is an error before anything is read.
+    let tuning = Tuning::default().with(&args.tune)?;
     if format != Format::C {
         let c = &args.c;
         let given = [
@@ -118,6 +120,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         model: &model,
         output,
         property: property.as_ref(),
+        tuning,
     };
     if format == Format::Aiger && args.property == Some(PropertyArg::All) && !props.is_empty() {
         return each_property(&context, &props, &budget, &unknown_text);
@@ -134,6 +137,7 @@ struct Context<'a> {
     model: &'a Model,
     output: Output<'a>,
     property: Option<&'a Property>,
+    tuning: Tuning,
 }
 
 /// How `c` asks a C program to be lowered, with `deadline`.
@@ -189,9 +193,10 @@ fn start_budget(args: &CheckArgs, unknown_text: Arc<Mutex<String>>) -> Result<Bu
     Ok(budget)
 }
 
-/// The library request for `args`: engine, bounds, backends, budget and
+/// The library request for `cx`: engine, bounds, backends, budget and
 /// tuning.
-fn request(args: &CheckArgs, properties: Vec<usize>, budget: &Budget) -> Result<Request, String> {
+fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Request, String> {
+    let args = cx.args;
     Ok(Request {
         engine: match args.engine {
             EngineArg::Auto => Engine::Auto,
@@ -214,7 +219,7 @@ fn request(args: &CheckArgs, properties: Vec<usize>, budget: &Budget) -> Result<
         budget: budget.clone(),
         invariant_wanted: args.certificate.is_some(),
         certificate: args.certificate.is_some() || args.c.witness_out.is_some(),
-        tuning: invar::verify::Tuning::default().with(&args.tune)?,
+        tuning: cx.tuning.clone(),
     })
 }
 
@@ -230,7 +235,7 @@ fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, St
             text,
         });
     }
-    let request = request(args, props.to_vec(), budget)?;
+    let request = request(cx, props.to_vec(), budget)?;
     let verbose = args.verbose;
     let mut log = |line: &str| {
         if verbose {
