@@ -176,21 +176,25 @@ impl Draws {
     }
 }
 
-/// The interpreter: the automaton, its edges by source, and an evaluator
-/// with the cone of every term it evaluates.
-struct Machine<'a> {
-    cfa: &'a Cfa,
-    outgoing: Vec<Vec<usize>>,
-    /// Position in [`Cfa::vars`] by term index (`u32::MAX`: not a variable).
-    position: Vec<u32>,
-    /// The cone of every term evaluated so far, by term index.
-    cones: Vec<Option<Rc<[Term]>>>,
-    ev: Evaluator<'a>,
-    budget: &'a Budget,
-    steps: u64,
-    /// The compiled commands, when tests run and every term compiles:
-    /// tests then run on them instead of the evaluator.
-    fast: Option<Fast>,
+/// What the interpreter runs on, one implementation per kind of value:
+/// tests on concrete `u64` slots by compiled code ([`Compiled`]), the
+/// determined run (and tests the compiler cannot take) on values that may
+/// be unknown, by the evaluator. The interpreter is written once over it.
+trait Store {
+    /// A variable's value in a state.
+    type Slot: Clone + PartialEq + Eq + std::hash::Hash;
+    /// The value of `t` in `state` (`position` maps a variable's term index
+    /// to its place in the state).
+    fn eval(&mut self, t: Term, state: &[Self::Slot], position: &[u32]) -> Self::Slot;
+    /// The truth of guard `g`; `None` if it depends on an unknown value.
+    fn guard(&mut self, g: Term, state: &[Self::Slot], position: &[u32]) -> Option<bool>;
+    /// A havoc's new value: a draw, or unknown without draws.
+    fn havoc(&self, sort: &Sort, draws: Option<&mut Draws>) -> Self::Slot;
+    /// A variable's value before the first step: zero in a test (the
+    /// encoded system leaves it free), unknown in the determined run.
+    fn start(&self, sort: &Sort, testing: bool) -> Self::Slot;
+    /// A slot as a value, for a recorded path.
+    fn value(&self, slot: &Self::Slot, sort: &Sort) -> Option<Value>;
 }
 
 /// Every term of the commands compiled to `u64` code, by term index, and
@@ -219,6 +223,113 @@ impl Fast {
     }
 }
 
+impl Store for Fast {
+    type Slot = u64;
+
+    fn eval(&mut self, t: Term, state: &[u64], position: &[u32]) -> u64 {
+        let c = self.code[t.index()]
+            .as_ref()
+            .expect("every command term is compiled");
+        for &v in &c.vars {
+            self.slots.values[v.index()] = state[position[v.index()] as usize];
+        }
+        self.slots.run(c)
+    }
+
+    fn guard(&mut self, g: Term, state: &[u64], position: &[u32]) -> Option<bool> {
+        Some(self.eval(g, state, position) != 0)
+    }
+
+    fn havoc(&self, sort: &Sort, draws: Option<&mut Draws>) -> u64 {
+        (draws.and_then(|d| d.value(sort)).as_ref())
+            .and_then(to_slot)
+            .unwrap_or(0)
+    }
+
+    fn start(&self, _: &Sort, _: bool) -> u64 {
+        0
+    }
+
+    fn value(&self, slot: &u64, sort: &Sort) -> Option<Value> {
+        Some(from_slot(*slot, sort))
+    }
+}
+
+/// The evaluator, with the cone of every term it evaluated, by term index.
+struct Values<'a> {
+    terms: &'a Terms,
+    ev: Evaluator<'a>,
+    cones: Vec<Option<Rc<[Term]>>>,
+}
+
+impl<'a> Values<'a> {
+    fn new(terms: &'a Terms) -> Values<'a> {
+        Values {
+            terms,
+            ev: Evaluator::new(terms),
+            cones: vec![None; terms.len()],
+        }
+    }
+}
+
+impl Store for Values<'_> {
+    type Slot = Option<Value>;
+
+    /// `None` if `t` depends on an unknown value (or on an arithmetic case
+    /// the evaluator leaves open).
+    fn eval(&mut self, t: Term, state: &[Option<Value>], position: &[u32]) -> Option<Value> {
+        let terms = self.terms;
+        let cone = self.cones[t.index()]
+            .get_or_insert_with(|| terms.topological(&[t]).into())
+            .clone();
+        for &s in cone.iter() {
+            match position[s.index()] {
+                u32::MAX => self.ev.forget(s),
+                p => match &state[p as usize] {
+                    Some(v) => self.ev.set(s, v.clone()),
+                    None => self.ev.forget(s),
+                },
+            }
+        }
+        self.ev.eval_ordered(&cone).ok()
+    }
+
+    fn guard(&mut self, g: Term, state: &[Option<Value>], position: &[u32]) -> Option<bool> {
+        match self.eval(g, state, position)? {
+            Value::Bool(b) => Some(b),
+            _ => Some(false),
+        }
+    }
+
+    fn havoc(&self, sort: &Sort, draws: Option<&mut Draws>) -> Option<Value> {
+        draws.and_then(|d| d.value(sort))
+    }
+
+    fn start(&self, sort: &Sort, testing: bool) -> Option<Value> {
+        testing.then(|| Value::default_of(sort))
+    }
+
+    fn value(&self, slot: &Option<Value>, _: &Sort) -> Option<Value> {
+        slot.clone()
+    }
+}
+
+/// The automaton as the interpreter walks it: its edges by source and the
+/// place of every variable in a state.
+struct Machine<'a> {
+    cfa: &'a Cfa,
+    outgoing: Vec<Vec<usize>>,
+    /// Position in [`Cfa::vars`] by term index (`u32::MAX`: not a variable).
+    position: Vec<u32>,
+    budget: &'a Budget,
+    /// Edges taken over all runs.
+    steps: u64,
+    values: Values<'a>,
+    /// The compiled commands, when tests run and every term compiles:
+    /// tests then run on them instead of the evaluator.
+    fast: Option<Fast>,
+}
+
 impl<'a> Machine<'a> {
     /// A machine for `cfa`; `tests` compiles the commands for them.
     fn new(cfa: &'a Cfa, budget: &'a Budget, tests: bool) -> Machine<'a> {
@@ -234,177 +345,98 @@ impl<'a> Machine<'a> {
             cfa,
             outgoing,
             position,
-            cones: vec![None; cfa.terms.len()],
-            ev: Evaluator::new(&cfa.terms),
             budget,
             steps: 0,
+            values: Values::new(&cfa.terms),
             fast: tests.then(|| Fast::new(cfa)).flatten(),
         }
     }
 
-    /// The value of `t` in the concrete `state`, by its compiled code.
-    fn eval_fast(&mut self, t: Term, state: &[u64]) -> u64 {
-        let fast = self.fast.as_mut().expect("compiled");
-        let c = fast.code[t.index()]
-            .as_ref()
-            .expect("every command term is compiled");
-        for &v in &c.vars {
-            fast.slots.values[v.index()] = state[self.position[v.index()] as usize];
-        }
-        fast.slots.run(c)
-    }
-
-    /// [`Machine::run`] on concrete values by compiled code.
-    fn run_fast(&mut self, command: &Command, state: &mut Vec<u64>, draws: &mut Draws) -> bool {
-        match command {
-            Command::Assume(g) => self.eval_fast(*g, state) != 0,
-            Command::Assign(x, e) => {
-                state[self.position[x.index()] as usize] = self.eval_fast(*e, state);
-                true
-            }
-            Command::Havoc(x) => {
-                let sort = self.cfa.terms.sort(*x);
-                let v = draws.value(sort).as_ref().and_then(to_slot).unwrap_or(0);
-                state[self.position[x.index()] as usize] = v;
-                true
-            }
-            Command::Seq(parts) => parts.iter().all(|p| self.run_fast(p, state, draws)),
-            Command::Choice(branches) => {
-                let mut enabled: Vec<Vec<u64>> = Vec::new();
-                for b in branches {
-                    let mut next = state.clone();
-                    if self.run_fast(b, &mut next, draws) && !enabled.contains(&next) {
-                        enabled.push(next);
-                    }
-                }
-                match enabled.len() {
-                    0 => false,
-                    1 => {
-                        *state = enabled.pop().expect("one");
-                        true
-                    }
-                    n => {
-                        *state = enabled.swap_remove(draws.branch(n));
-                        true
-                    }
-                }
-            }
-        }
-    }
-
-    /// A test run by compiled code, as [`Machine::execute`] with draws.
-    fn execute_fast(
+    /// A run from the initial location: with `draws`, a test (values
+    /// drawn, at most `cap` steps, on compiled code where it compiled);
+    /// without, the determined run, whose states are collected in `seen`
+    /// (at most `cap` of them). `path`, if given, receives every edge taken
+    /// and the state after it.
+    fn execute(
         &mut self,
-        draws: &mut Draws,
+        draws: Option<&mut Draws>,
         cap: u64,
-        mut path: Option<&mut Vec<(usize, State)>>,
+        seen: &mut Vec<(Loc, State)>,
+        path: Option<&mut Vec<(usize, State)>>,
     ) -> Result<End, Stop> {
-        let mut state: Vec<u64> = vec![0; self.cfa.vars.len()];
-        let mut loc = self.cfa.init;
-        let mut steps = 0u64;
-        let mut next = Vec::new();
-        let mut taken: Vec<(usize, Vec<u64>)> = Vec::new();
-        loop {
-            if loc == self.cfa.error {
-                return Ok(End::Error);
-            }
-            if steps >= cap || (steps.is_multiple_of(4096) && self.budget.expired()) {
-                return Err(Stop::Limit);
-            }
-            steps += 1;
-            self.steps += 1;
-            taken.clear();
-            for i in 0..self.outgoing[loc.0 as usize].len() {
-                let k = self.outgoing[loc.0 as usize][i];
-                next.clone_from(&state);
-                if self.run_fast(&self.cfa.edges[k].command, &mut next, draws) {
-                    taken.push((k, std::mem::take(&mut next)));
-                }
-            }
-            let (k, after) = match taken.len() {
-                0 => return Ok(End::Safe),
-                1 => taken.pop().expect("one"),
-                n => taken.swap_remove(draws.branch(n)),
-            };
-            if let Some(p) = path.as_deref_mut() {
-                let values = (self.cfa.vars.iter().zip(&after))
-                    .map(|(&v, &x)| Some(from_slot(x, self.cfa.terms.sort(v))))
-                    .collect();
-                p.push((k, values));
-            }
-            loc = self.cfa.edges[k].to;
-            next = std::mem::replace(&mut state, after);
+        let walk = Walk {
+            cfa: self.cfa,
+            outgoing: &self.outgoing,
+            position: &self.position,
+            budget: self.budget,
+            steps: &mut self.steps,
+        };
+        match (&mut self.fast, draws) {
+            (Some(fast), Some(d)) => walk.execute(fast, Some(d), cap, seen, path),
+            (_, d) => walk.execute(&mut self.values, d, cap, seen, path),
         }
     }
+}
 
-    /// The value of `t` in `state`; `None` if it depends on an unknown value
-    /// (or on an arithmetic case the evaluator leaves open).
-    fn eval(&mut self, t: Term, state: &State) -> Option<Value> {
-        let terms = &self.cfa.terms;
-        let cone = self.cones[t.index()]
-            .get_or_insert_with(|| terms.topological(&[t]).into())
-            .clone();
-        for &s in cone.iter() {
-            match self.position[s.index()] {
-                u32::MAX => self.ev.forget(s),
-                p => match &state[p as usize] {
-                    Some(v) => self.ev.set(s, v.clone()),
-                    None => self.ev.forget(s),
-                },
-            }
-        }
-        self.ev.eval_ordered(&cone).ok()
-    }
+/// One run's view of the [`Machine`], apart from its store.
+struct Walk<'m> {
+    cfa: &'m Cfa,
+    outgoing: &'m [Vec<usize>],
+    position: &'m [u32],
+    budget: &'m Budget,
+    steps: &'m mut u64,
+}
 
+impl Walk<'_> {
     /// Runs `command` on `state`, in place: `Ok(false)` if it blocks.
-    fn run(
-        &mut self,
+    fn run<S: Store>(
+        &self,
+        store: &mut S,
         command: &Command,
-        state: &mut State,
-        draws: &mut Option<Draws>,
+        state: &mut Vec<S::Slot>,
+        mut draws: Option<&mut Draws>,
     ) -> Result<bool, Stop> {
         match command {
-            Command::Assume(g) => match self.eval(*g, state) {
-                Some(Value::Bool(b)) => Ok(b),
-                Some(_) => Ok(false),
+            Command::Assume(g) => match store.guard(*g, state, self.position) {
+                Some(b) => Ok(b),
                 None => Err(Stop::Undetermined(format!(
                     "a guard reads an unknown value ({})",
                     self.describe(*g)
                 ))),
             },
             Command::Assign(x, e) => {
-                state[self.position[x.index()] as usize] = self.eval(*e, state);
+                state[self.position[x.index()] as usize] = store.eval(*e, state, self.position);
                 Ok(true)
             }
             Command::Havoc(x) => {
-                let sort = self.cfa.terms.sort(*x);
                 state[self.position[x.index()] as usize] =
-                    draws.as_mut().and_then(|d| d.value(sort));
+                    store.havoc(self.cfa.terms.sort(*x), draws);
                 Ok(true)
             }
             Command::Seq(parts) => {
                 for p in parts {
-                    if !self.run(p, state, draws)? {
+                    if !self.run(store, p, state, draws.as_deref_mut())? {
                         return Ok(false);
                     }
                 }
                 Ok(true)
             }
             Command::Choice(branches) => {
-                let mut enabled: Vec<State> = Vec::new();
+                let mut enabled: Vec<Vec<S::Slot>> = Vec::new();
                 for b in branches {
                     let mut next = state.clone();
-                    if self.run(b, &mut next, draws)? && !enabled.contains(&next) {
+                    if self.run(store, b, &mut next, draws.as_deref_mut())?
+                        && !enabled.contains(&next)
+                    {
                         enabled.push(next);
                     }
                 }
-                let chosen = match (enabled.len(), draws.as_mut()) {
+                *state = match (enabled.len(), draws) {
                     (0, _) => return Ok(false),
-                    (1, _) => enabled.pop(),
-                    (n, Some(d)) => Some(enabled.swap_remove(d.branch(n))),
+                    (1, _) => enabled.pop().expect("one"),
+                    (n, Some(d)) => enabled.swap_remove(d.branch(n)),
                     (_, None) => return Err(Stop::Nondeterministic(Loc(u32::MAX))),
                 };
-                *state = chosen.expect("one branch");
                 Ok(true)
             }
         }
@@ -424,78 +456,33 @@ impl<'a> Machine<'a> {
         names.join(", ")
     }
 
-    /// One step from `state` at `loc`: the edge taken and the state after
-    /// it; `None` if no edge is enabled.
-    fn step(
-        &mut self,
-        loc: Loc,
-        state: &State,
-        draws: &mut Option<Draws>,
-    ) -> Result<Option<(usize, State)>, Stop> {
-        let mut taken: Vec<(usize, State)> = Vec::new();
-        for i in 0..self.outgoing[loc.0 as usize].len() {
-            let k = self.outgoing[loc.0 as usize][i];
-            let command = &self.cfa.edges[k].command;
-            let mut next = state.clone();
-            match self.run(command, &mut next, draws) {
-                Ok(true) => taken.push((k, next)),
-                Ok(false) => {}
-                Err(Stop::Nondeterministic(_)) => return Err(Stop::Nondeterministic(loc)),
-                Err(e) => return Err(e),
-            }
-        }
-        self.steps += 1;
-        match (taken.len(), draws.as_mut()) {
-            (0 | 1, _) => Ok(taken.pop()),
-            (n, Some(d)) => Ok(Some(taken.swap_remove(d.branch(n)))),
-            (_, None) => Err(Stop::Nondeterministic(loc)),
-        }
-    }
-
-    /// A run from the initial location: with `draws`, a test (values
-    /// drawn, at most `cap` steps); without, the determined run, whose
-    /// states are collected in `seen` (at most `cap` of them). `path`, if
-    /// given, receives every edge taken and the state after it.
-    fn execute(
-        &mut self,
-        draws: Option<&mut Draws>,
-        cap: u64,
-        seen: &mut Vec<(Loc, State)>,
-        path: Option<&mut Vec<(usize, State)>>,
-    ) -> Result<End, Stop> {
-        match draws {
-            Some(d) if self.fast.is_some() => self.execute_fast(d, cap, path),
-            Some(d) => {
-                let mut owned = Some(d.clone());
-                let end = self.execute_slow(&mut owned, cap, seen, path);
-                *d = owned.expect("still there");
-                end
-            }
-            None => self.execute_slow(&mut None, cap, seen, path),
-        }
-    }
-
-    /// [`Machine::execute`] on the evaluator, unknown values allowed.
-    fn execute_slow(
-        &mut self,
-        draws: &mut Option<Draws>,
+    /// [`Machine::execute`] on `store`.
+    fn execute<S: Store>(
+        self,
+        store: &mut S,
+        mut draws: Option<&mut Draws>,
         cap: u64,
         seen: &mut Vec<(Loc, State)>,
         mut path: Option<&mut Vec<(usize, State)>>,
     ) -> Result<End, Stop> {
         let testing = draws.is_some();
-        let mut state: State = if testing {
-            // The encoded system leaves the variables free at first; a test
-            // starts them at zero.
-            (self.cfa.vars.iter())
-                .map(|&v| Some(Value::default_of(self.cfa.terms.sort(v))))
+        let sorts: Vec<&Sort> = self
+            .cfa
+            .vars
+            .iter()
+            .map(|&v| self.cfa.terms.sort(v))
+            .collect();
+        let as_values = |store: &S, state: &[S::Slot]| -> State {
+            (state.iter().zip(&sorts))
+                .map(|(x, s)| store.value(x, s))
                 .collect()
-        } else {
-            vec![None; self.cfa.vars.len()]
         };
+        let mut state: Vec<S::Slot> = sorts.iter().map(|s| store.start(s, testing)).collect();
         let mut loc = self.cfa.init;
-        let mut visited: HashSet<(Loc, State)> = HashSet::new();
+        let mut visited: HashSet<(Loc, Vec<S::Slot>)> = HashSet::new();
         let mut steps = 0u64;
+        let mut next = Vec::new();
+        let mut taken: Vec<(usize, Vec<S::Slot>)> = Vec::new();
         loop {
             if loc == self.cfa.error {
                 return Ok(End::Error);
@@ -504,7 +491,7 @@ impl<'a> Machine<'a> {
                 if !visited.insert((loc, state.clone())) {
                     return Ok(End::Safe);
                 }
-                seen.push((loc, state.clone()));
+                seen.push((loc, as_values(store, &state)));
                 if seen.len() as u64 > cap {
                     return Err(Stop::Limit);
                 }
@@ -515,16 +502,33 @@ impl<'a> Machine<'a> {
                 return Err(Stop::Limit);
             }
             steps += 1;
-            match self.step(loc, &state, draws)? {
-                None => return Ok(End::Safe),
-                Some((k, next)) => {
-                    if let Some(p) = path.as_deref_mut() {
-                        p.push((k, next.clone()));
-                    }
-                    loc = self.cfa.edges[k].to;
-                    state = next;
+            taken.clear();
+            for &k in &self.outgoing[loc.0 as usize] {
+                next.clone_from(&state);
+                match self.run(
+                    store,
+                    &self.cfa.edges[k].command,
+                    &mut next,
+                    draws.as_deref_mut(),
+                ) {
+                    Ok(true) => taken.push((k, std::mem::take(&mut next))),
+                    Ok(false) => {}
+                    Err(Stop::Nondeterministic(_)) => return Err(Stop::Nondeterministic(loc)),
+                    Err(e) => return Err(e),
                 }
             }
+            *self.steps += 1;
+            let (k, after) = match (taken.len(), draws.as_deref_mut()) {
+                (0, _) => return Ok(End::Safe),
+                (1, _) => taken.pop().expect("one"),
+                (n, Some(d)) => taken.swap_remove(d.branch(n)),
+                (_, None) => return Err(Stop::Nondeterministic(loc)),
+            };
+            if let Some(p) = path.as_deref_mut() {
+                p.push((k, as_values(store, &after)));
+            }
+            loc = self.cfa.edges[k].to;
+            next = std::mem::replace(&mut state, after);
         }
     }
 }
