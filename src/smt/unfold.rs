@@ -193,6 +193,29 @@ impl Unfolding {
         self.ts.terms.or_all(&parts)
     }
 
+    /// The conjuncts of a path of `conditions.len()` steps (at least one)
+    /// that ends in a bad state: Init at step 0, the conjuncts
+    /// `conditions[k]` (terms over the system's variables) at step k, T
+    /// (with its constraints) from each step to the next, and the
+    /// constraints and one of the bad properties `watched` at the last
+    /// step. BMC along an abstract path asks whether they hold together:
+    /// IC3+IA's chain of cubes, IC3CFA's path of locations.
+    pub fn path(&mut self, conditions: &[Vec<Term>], watched: &[usize]) -> Vec<Term> {
+        let n = conditions.len().max(1);
+        let mut parts = vec![self.init()];
+        for k in 0..n {
+            if let Some(c) = conditions.get(k) {
+                parts.extend(self.at(c, k));
+            }
+            if k + 1 < n {
+                parts.push(self.trans(k));
+            }
+        }
+        parts.push(self.constraints(n - 1));
+        parts.push(self.bad(watched, n - 1));
+        parts
+    }
+
     /// The states of steps `a` and `b` differ.
     pub fn differ(&mut self, a: usize, b: usize) -> Term {
         self.reach(a.max(b));
@@ -228,6 +251,21 @@ pub fn unsupported(ts: &Ts) -> Option<String> {
         }
     }
     None
+}
+
+/// The answer to BMC along a path of `len` steps asserted on `solver`
+/// ([`Unfolding::path`]): the trace if the path exists, `None` if not, the
+/// solver's reason if it gave up.
+pub fn trace_along(
+    solver: &mut dyn SmtSolver,
+    u: &mut Unfolding,
+    len: usize,
+) -> Result<Option<WordTrace>, String> {
+    match solver.check(u.terms(), &[]) {
+        super::SmtResult::Sat => read_trace(solver, u, len.max(1)).map(Some),
+        super::SmtResult::Unsat => Ok(None),
+        super::SmtResult::Unknown(why) => Err(why),
+    }
 }
 
 /// The values of every state and input in steps `0..len` of the last model.

@@ -950,36 +950,23 @@ impl<'a> Engine<'a> {
             .sort(self.ts.states[0].var)
             .bv_width()
             .expect("pc is a bit-vector");
-        let steps = locs.len().max(1);
-        let init = u.init();
-        smt.assert(u.terms(), init);
-        for (k, &l) in locs.iter().enumerate() {
-            let pc = u.state(0, k);
-            let value = u
-                .terms_mut()
-                .bv(crate::ir::bv::BvValue::from_u64(width, l as u64));
-            let at = u.terms_mut().eq(pc, value);
-            smt.assert(u.terms(), at);
-            let c = u.constraints(k);
-            smt.assert(u.terms(), c);
-            if k + 1 < steps {
-                let t = u.trans(k);
-                smt.assert(u.terms(), t);
-            }
+        let at: Vec<Vec<Term>> = (locs.iter())
+            .map(|&l| {
+                let pc = self.ts.states[0].var;
+                let value = (u.terms_mut()).bv(crate::ir::bv::BvValue::from_u64(width, l as u64));
+                vec![u.terms_mut().eq(pc, value)]
+            })
+            .collect();
+        for part in u.path(&at, &[0]) {
+            smt.assert(u.terms(), part);
         }
-        let bad = u.bad(&[0], steps - 1);
-        smt.assert(u.terms(), bad);
-        match smt.check(u.terms(), &[]) {
-            SmtResult::Sat => {
-                let trace = crate::smt::unfold::read_trace(smt.as_mut(), &mut u, steps)
-                    .map_err(Interrupted)?;
-                Ok(InvariantVerdict::Unsafe(trace))
-            }
-            SmtResult::Unsat => Ok(InvariantVerdict::Unknown(format!(
+        match crate::smt::unfold::trace_along(smt.as_mut(), &mut u, locs.len()) {
+            Ok(Some(trace)) => Ok(InvariantVerdict::Unsafe(trace)),
+            Ok(None) => Ok(InvariantVerdict::Unknown(format!(
                 "internal error: the path of {} locations found by IC3CFA is not a path of the encoded system",
                 locs.len()
             ))),
-            SmtResult::Unknown(why) => Err(Interrupted(format!("the trace's BMC gave up ({why})"))),
+            Err(why) => Err(Interrupted(format!("the trace's BMC gave up ({why})"))),
         }
     }
 }

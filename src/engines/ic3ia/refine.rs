@@ -81,9 +81,9 @@ impl Predicates {
         let Ok(mut solver) = self.backend.start(&self.budget) else {
             return fresh;
         };
-        let path = self.chain_path(chain, true);
+        let path = self.abstract_path(chain);
         solver.assert(self.u.terms(), path);
-        // The copy of step k (k ≥ 1) that T reaches in `chain_path`.
+        // The copy of step k (k ≥ 1) that T reaches in `abstract_path`.
         let copy = |k: usize| n - 1 + k;
         let mut labels = Vec::with_capacity(fresh.len());
         for (j, &p) in fresh.iter().enumerate() {
@@ -146,12 +146,11 @@ impl Predicates {
         self.add_predicates(bits)
     }
 
-    /// The chain as a path formula: Init, each step's cube over step k's
-    /// states, and the bad states at the last step. Joined by T from step k
-    /// to step k + 1 (a concrete path); or, if `abstract_steps`, by T from
-    /// step k to a copy of step k + 1 (step n + k) that agrees with step
-    /// k + 1 on every predicate (a path of the abstraction).
-    pub(super) fn chain_path(&mut self, chain: &[Step], abstract_steps: bool) -> Term {
+    /// The chain as a path of the abstraction: Init, each step's cube over
+    /// step k's states, and the bad states at the last step, joined by T
+    /// from step k to a copy of step k + 1 (step n + k) that agrees with
+    /// step k + 1 on every predicate.
+    pub(super) fn abstract_path(&mut self, chain: &[Step]) -> Term {
         let n = chain.len();
         let preds = self.preds.clone();
         let mut parts = vec![self.u.init()];
@@ -163,16 +162,12 @@ impl Predicates {
             if k + 1 == n {
                 break;
             }
-            if abstract_steps {
-                let copy = n + k;
-                parts.push(self.u.trans_to(k, copy));
-                let after = self.u.at(&preds, copy);
-                let before = self.u.at(&preds, k + 1);
-                for (a, b) in after.into_iter().zip(before) {
-                    parts.push(self.u.terms_mut().eq(a, b));
-                }
-            } else {
-                parts.push(self.u.trans(k));
+            let copy = n + k;
+            parts.push(self.u.trans_to(k, copy));
+            let after = self.u.at(&preds, copy);
+            let before = self.u.at(&preds, k + 1);
+            for (a, b) in after.into_iter().zip(before) {
+                parts.push(self.u.terms_mut().eq(a, b));
             }
         }
         parts.push(self.u.constraints(n - 1));
@@ -190,23 +185,34 @@ impl Predicates {
             }
         };
         let n = chain.len();
-        let path = self.chain_path(chain, false);
+        let preds = self.preds.clone();
+        let cubes: Vec<Vec<Term>> = (chain.iter())
+            .map(|step| {
+                (step.cube.lits().iter())
+                    .map(|&l| lit_term(self.u.terms_mut(), &preds, l))
+                    .collect()
+            })
+            .collect();
+        let path = self.u.path(&cubes, &self.watched);
+        let path = self.u.terms_mut().and_all(&path);
         bmc.assert(self.u.terms(), path);
         let farkas = self.options.farkas && bmc.keep_conflicts();
-        let result = bmc.check(self.u.terms(), &[]);
+        let found = smt::unfold::trace_along(bmc.as_mut(), &mut self.u, n);
         let stats = bmc.stats();
         self.retired.0 += stats.checks;
         self.retired.1 += stats.time;
-        if !self.answer(result)? {
-            if farkas {
-                self.interpolants = self.interpolant_predicates(&bmc.conflicts(), n);
+        match found {
+            Ok(Some(trace)) => Ok(Some(trace)),
+            Ok(None) => {
+                if farkas {
+                    self.interpolants = self.interpolant_predicates(&bmc.conflicts(), n);
+                }
+                Ok(None)
             }
-            return Ok(None);
-        }
-        match smt::unfold::read_trace(bmc.as_mut(), &mut self.u, n) {
-            Ok(trace) => Ok(Some(trace)),
-            Err(e) => {
-                self.gave_up = Some(e);
+            Err(why) => {
+                if !self.budget.expired() {
+                    self.gave_up = Some(why);
+                }
                 Err(Interrupted)
             }
         }
