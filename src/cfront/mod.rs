@@ -40,6 +40,12 @@ pub struct Options {
     /// (the relaxation's invariants then rule out such assignments, see
     /// [`relax`]).
     pub overflow_flag: bool,
+    /// Signed arithmetic wraps around (gcc's `-fwrapv`) instead of being
+    /// undefined where it overflows. By default an execution ends where it
+    /// performs undefined behaviour (signed overflow, division by zero, a
+    /// shift out of range), as SV-COMP reads C: such a path is no
+    /// counterexample.
+    pub wrap_signed: bool,
     /// When the preprocessor is killed and reading gives up.
     pub deadline: Option<Instant>,
     /// How long `lang-c` may parse before gcc is asked for the text's

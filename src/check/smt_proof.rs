@@ -7,6 +7,7 @@
 //! the SMT-LIB front end, so that no term of the engine is reused.
 
 use super::smt_unroll::Unroller;
+use crate::formats::smtlib::lower::lower;
 use crate::ir::term::print::quote_symbol;
 use crate::ir::term::print::Printer;
 use crate::ir::term::{Term, Terms};
@@ -57,8 +58,13 @@ pub const CERTIFICATE: &str = "invar-certificate";
 /// … (xn Sn)) Bool INV)`, whose parameters are `ts`'s state variables in
 /// their order (VMT: the order of the `:next` declarations) under their own
 /// names. `invariant` is a term of `store` (a store that extends `ts`'s)
-/// over those variables.
+/// over those variables; operators outside SMT-LIB (the overflow
+/// predicates C's undefined behaviour is read with, BTOR2's extras) are
+/// written as their definitions, so that any solver reads the function.
 pub fn certificate_function(ts: &Ts, store: &Terms, invariant: Term) -> String {
+    let mut terms = store.clone();
+    let invariant = lower(&mut terms, &[invariant])[0];
+    let store = &terms;
     let params: Vec<String> = (ts.states.iter())
         .map(|s| {
             let name = quote_symbol(store.var_name(s.var).unwrap_or_default());

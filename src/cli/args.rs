@@ -325,6 +325,12 @@ pub struct CArgs {
     /// the verdict depends on wrap-around or casts; bit operations are refused.
     #[arg(long)]
     pub int: bool,
+    /// C: signed arithmetic wraps around on overflow (gcc's -fwrapv).
+    /// By default signed overflow, division by zero and shifts out of
+    /// range are undefined behaviour, where an execution ends (SV-COMP's
+    /// reading): a path through them is no counterexample.
+    #[arg(long)]
+    pub wrap_signed: bool,
     /// C: an SV-COMP property file. invar checks unreach-call
     /// (`G ! call(reach_error())`); any other property answers unknown.
     #[arg(long, value_name = "FILE.prp")]

@@ -145,6 +145,7 @@ pub(super) fn program_options(c: &CArgs, deadline: Option<Instant>) -> ProgramOp
     ProgramOptions {
         lp64: c.lp64,
         int: c.int,
+        wrap_signed: c.wrap_signed,
         no_lbe: c.no_lbe,
         keep_before_lbe: c.dump_cfa.is_some(),
         deadline,

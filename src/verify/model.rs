@@ -82,6 +82,9 @@ pub struct ProgramOptions {
     pub lp64: bool,
     /// Mathematical integers instead of machine integers.
     pub int: bool,
+    /// Signed overflow wraps around instead of ending the execution
+    /// ([`cfront::Options::wrap_signed`]).
+    pub wrap_signed: bool,
     /// Large-block encoding off.
     pub no_lbe: bool,
     /// Keep the automaton before large-block encoding
@@ -190,6 +193,7 @@ fn lower(
         lp64: options.lp64,
         int,
         overflow_flag,
+        wrap_signed: options.wrap_signed,
         deadline: options.deadline,
         parse_patience: None,
     };

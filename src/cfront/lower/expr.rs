@@ -163,8 +163,9 @@ impl<'a> Lowerer<'a> {
                 if pure {
                     let (cv, cty) = self.expr(&c.node.condition)?;
                     let cond = self.num.truth(&mut self.cfa.terms, cv, cty);
-                    let (a, at) = self.expr(&c.node.then_expression)?;
-                    let (b, bt) = self.expr(&c.node.else_expression)?;
+                    let (a, at) = self.guarded(cond, |l| l.expr(&c.node.then_expression))?;
+                    let otherwise = self.cfa.terms.not(cond);
+                    let (b, bt) = self.guarded(otherwise, |l| l.expr(&c.node.else_expression))?;
                     let ty = CType::common(at, bt);
                     let (a, b) = (
                         self.num.convert(&mut self.cfa.terms, a, at, ty),
@@ -237,7 +238,8 @@ impl<'a> Lowerer<'a> {
                         self.unsupported(e.span, "sizeof of an expression with side effects")
                     );
                 }
-                let (_, ty) = self.expr(&v.node.0)?;
+                let never = self.cfa.terms.bool(false);
+                let (_, ty) = self.guarded(never, |l| l.expr(&v.node.0))?;
                 Ok(self.size_of(ty, 1))
             }
             _ => Err(self.unsupported(e.span, "this expression")),
@@ -278,6 +280,8 @@ impl<'a> Lowerer<'a> {
                 let p = ty.promoted();
                 let wide = self.num.convert(&mut self.cfa.terms, old, ty, p);
                 let one = self.num.constant(&mut self.cfa.terms, 1, p);
+                let up = matches!(op, PreIncrement | PostIncrement);
+                self.step_defined(wide, one, up, p, span);
                 let arith = match (matches!(op, PreIncrement | PostIncrement), self.num.int) {
                     (true, false) => Op::BvAdd,
                     (false, false) => Op::BvSub,
@@ -296,6 +300,9 @@ impl<'a> Lowerer<'a> {
                 let (v, ty) = self.expr(&u.node.operand)?;
                 let p = ty.promoted();
                 let v = self.num.convert(&mut self.cfa.terms, v, ty, p);
+                if op == Minus {
+                    self.negation_defined(v, p, span);
+                }
                 let r = match (op, self.num.int) {
                     (Plus, _) => v,
                     (Minus, false) => self.cfa.terms.mk(Op::BvNeg, &[v]),
@@ -335,10 +342,13 @@ impl<'a> Lowerer<'a> {
             // Operands promote separately; the result has the left one's type.
             let (lt, rt) = (a.1.promoted(), b.1.promoted());
             let l = num.convert(terms, a.0, a.1, lt);
-            if num.int {
-                return self.int_shift(op, l, lt, b.0, span);
-            }
             let r = num.convert(terms, b.0, b.1, rt);
+            let left = matches!(op, ShiftLeft | AssignShiftLeft);
+            self.shift_defined(left, (l, lt), (r, rt), span);
+            if num.int {
+                return self.int_shift(op, l, lt, r, span);
+            }
+            let terms = &mut self.cfa.terms;
             let amount = num.convert(
                 terms,
                 r,
@@ -346,15 +356,17 @@ impl<'a> Lowerer<'a> {
                 CType::int(lt.width, false),
             );
             let o = match op {
-                ShiftLeft | AssignShiftLeft => Op::BvShl,
+                _ if left => Op::BvShl,
                 _ if lt.signed => Op::BvAshr,
                 _ => Op::BvLshr,
             };
-            return Ok((terms.mk(o, &[l, amount]), lt));
+            return Ok((self.cfa.terms.mk(o, &[l, amount]), lt));
         }
         let ty = CType::common(a.1, b.1);
         let l = num.convert(terms, a.0, a.1, ty);
         let r = num.convert(terms, b.0, b.1, ty);
+        self.arithmetic_defined(op, l, r, ty, span);
+        let terms = &mut self.cfa.terms;
         if num.int && matches!(op, Divide | AssignDivide | Modulo | AssignModulo) {
             let (q, rem) = num.int_div_rem(terms, l, r);
             let is_div = matches!(op, Divide | AssignDivide);
@@ -449,8 +461,15 @@ impl<'a> Lowerer<'a> {
                     return Ok((tmp, CType::INT));
                 }
                 let (a, at) = self.expr(&b.node.lhs)?;
-                let (c, ct) = self.expr(&b.node.rhs)?;
                 let x = self.num.truth(&mut self.cfa.terms, a, at);
+                // The right operand is evaluated only when the left one
+                // does not decide.
+                let undecided = if op == LogicalAnd {
+                    x
+                } else {
+                    self.cfa.terms.not(x)
+                };
+                let (c, ct) = self.guarded(undecided, |l| l.expr(&b.node.rhs))?;
                 let y = self.num.truth(&mut self.cfa.terms, c, ct);
                 let o = if op == LogicalAnd { Op::And } else { Op::Or };
                 let p = self.cfa.terms.mk(o, &[x, y]);

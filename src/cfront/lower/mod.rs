@@ -8,6 +8,7 @@ mod calls;
 mod decl;
 mod expr;
 mod stmt;
+mod undefined;
 
 use super::lines::{LineMap, SourceLine};
 use super::types::{CType, Numbers};
@@ -114,6 +115,10 @@ struct Lowerer<'a> {
     overflow: Option<Term>,
     /// See [`Program::out_of_bounds`].
     out_of_bounds: Option<Term>,
+    /// The conditions under which the operand being lowered is evaluated
+    /// (the left of `&&`, `||`, the condition of `?:`): its definedness is
+    /// assumed under them ([`Lowerer::defined_only_if`]).
+    guards: Vec<Term>,
     /// Global typedefs: the scalar type named, or why it is refused when used.
     typedefs: HashMap<String, Result<Option<CType>>>,
     /// Extern globals of unsupported types (from headers): refused when used.
@@ -242,6 +247,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         fresh: 0,
         overflow,
         out_of_bounds: None,
+        guards: Vec::new(),
         typedefs: HashMap::new(),
         refused: HashMap::new(),
         loop_heads: Vec::new(),
