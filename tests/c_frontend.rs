@@ -377,3 +377,63 @@ fn explicit_execution_proves_a_determined_run_and_tests_find_a_deep_bug() {
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// Every integer `__VERIFIER_nondet_*` of SV-COMP's list ranges over its C
+/// type under LP64 (the host's `limits.h`, which gcc's preprocessor gives,
+/// is LP64's): both ends of the range are drawn, and nothing beyond them.
+#[test]
+fn nondet_functions_range_over_their_types() {
+    let dir = std::env::temp_dir().join(format!("invar-c-nondet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kinds = [
+        ("int", "int", "INT_MIN", "INT_MAX"),
+        ("uint", "unsigned int", "0", "UINT_MAX"),
+        ("unsigned", "unsigned int", "0", "UINT_MAX"),
+        ("unsigned_int", "unsigned int", "0", "UINT_MAX"),
+        ("u32", "unsigned int", "0", "UINT_MAX"),
+        ("char", "char", "CHAR_MIN", "CHAR_MAX"),
+        ("uchar", "unsigned char", "0", "UCHAR_MAX"),
+        ("u8", "unsigned char", "0", "UCHAR_MAX"),
+        ("short", "short", "SHRT_MIN", "SHRT_MAX"),
+        ("ushort", "unsigned short", "0", "USHRT_MAX"),
+        ("u16", "unsigned short", "0", "USHRT_MAX"),
+        ("long", "long", "LONG_MIN", "LONG_MAX"),
+        ("loff_t", "long", "LONG_MIN", "LONG_MAX"),
+        ("ulong", "unsigned long", "0", "ULONG_MAX"),
+        ("size_t", "unsigned long", "0", "ULONG_MAX"),
+        ("sector_t", "unsigned long", "0", "ULONG_MAX"),
+        ("longlong", "long long", "LLONG_MIN", "LLONG_MAX"),
+        ("ulonglong", "unsigned long long", "0", "ULLONG_MAX"),
+        ("bool", "_Bool", "0", "1"),
+    ];
+    for (kind, ty, min, max) in kinds {
+        let cases = [
+            (format!("{ty} x = __VERIFIER_nondet_{kind}(); if (x == {min}) reach_error();"), 10),
+            (format!("{ty} x = __VERIFIER_nondet_{kind}(); if (x == {max}) reach_error();"), 10),
+            (
+                format!(
+                    "if (__VERIFIER_nondet_{kind}() < {min} || __VERIFIER_nondet_{kind}() > {max}) reach_error();"
+                ),
+                20,
+            ),
+        ];
+        for (n, (body, code)) in cases.iter().enumerate() {
+            let program = format!(
+                "#include <limits.h>\nextern void reach_error(void);\n\
+                 extern {ty} __VERIFIER_nondet_{kind}(void);\n\
+                 int main(void) {{\n  {body}\n  return 0;\n}}\n"
+            );
+            let path = dir.join(format!("{kind}-{n}.c"));
+            std::fs::write(&path, &program).unwrap();
+            let out = invar(&["check", path.to_str().unwrap(), "--lp64", "--timeout", "20"]);
+            assert_eq!(
+                out.status.code(),
+                Some(*code),
+                "{program}\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

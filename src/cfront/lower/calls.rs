@@ -129,15 +129,19 @@ impl<'a> Lowerer<'a> {
         let name = id.node.name.as_str();
         if let Some(kind) = name.strip_prefix("__VERIFIER_nondet_") {
             let long = if self.options.lp64 { 64 } else { 32 };
+            // SV-COMP's list (its rules, "Verification tasks"), but for the
+            // floats, the 128-bit integers and the pointers.
             let ty = match kind {
                 "int" => CType::int(32, true),
-                "uint" | "unsigned" => CType::int(32, false),
+                "uint" | "unsigned" | "unsigned_int" | "u32" => CType::int(32, false),
                 "char" => CType::int(8, true),
-                "uchar" => CType::int(8, false),
+                "uchar" | "u8" => CType::int(8, false),
                 "short" => CType::int(16, true),
-                "ushort" => CType::int(16, false),
-                "long" => CType::int(long, true),
-                "ulong" => CType::int(long, false),
+                "ushort" | "u16" => CType::int(16, false),
+                "long" | "loff_t" => CType::int(long, true),
+                "ulong" | "size_t" | "sector_t" => CType::int(long, false),
+                "longlong" => CType::int(64, true),
+                "ulonglong" => CType::int(64, false),
                 "bool" | "_Bool" => CType::bool(),
                 other => return Err(self.unsupported(span, format!("__VERIFIER_nondet_{other}"))),
             };
