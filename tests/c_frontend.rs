@@ -25,9 +25,35 @@ fn sv_comp_programs_get_their_expected_verdicts_with_and_without_lbe() {
     let mut decided = 0;
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
-        let (file, expected) = (f[0], f[4]);
+        let (file, expected, no_overflow) = (f[0], f[4], f[5]);
         let path = dir().join(file);
         let p = path.to_str().unwrap();
+        if no_overflow != "-" {
+            // SV-COMP's no-overflow verdict, where the task's yml gives one.
+            let prp = dir().join("properties/no-overflow.prp");
+            let out = invar(&[
+                "check",
+                p,
+                "--prop",
+                prp.to_str().unwrap(),
+                "--svcomp",
+                "--timeout",
+                "20",
+            ]);
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            let want = match no_overflow {
+                "false" => "false(no-overflow)",
+                _ => "true",
+            };
+            assert_eq!(
+                stdout.lines().next(),
+                Some(want),
+                "{file} (no-overflow)\n{stdout}"
+            );
+        }
+        if expected == "-" {
+            continue;
+        }
         if file == "implicitfloatconversion.c" {
             let out = invar(&["check", p, "--timeout", "20"]);
             assert_eq!(out.status.code(), Some(0));
@@ -213,9 +239,11 @@ fn lines_are_source_lines_even_after_included_headers() {
 
 #[test]
 fn sv_comp_property_files_and_result_words() {
-    // SV-COMP's conventions: `--prop` names the property file (unreach-call is
-    // checked, any other property answers unknown with the reason) and
-    // `--svcomp` prints the result words. Expected verdicts from SOURCES.tsv.
+    // SV-COMP's conventions: `--prop` names the property file (unreach-call
+    // and no-overflow are checked, any other property answers unknown with
+    // the reason) and `--svcomp` prints the result words. Expected verdicts
+    // from SOURCES.tsv; integerpromotion-3's no-overflow by hand (`~` and
+    // `>>` on a promoted `unsigned char` overflow nothing).
     let reach = dir().join("properties/unreach-call.prp");
     let overflow = dir().join("properties/no-overflow.prp");
     let r = reach.to_str().unwrap();
@@ -240,10 +268,23 @@ fn sv_comp_property_files_and_result_words() {
         overflow.to_str().unwrap(),
         "--svcomp",
     ]);
+    // No signed overflow on the way: `true`, though reach_error is reachable.
+    assert_eq!(out.status.code(), Some(20));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    let memsafety = dir().join("properties/valid-memsafety.prp");
+    let out = invar(&[
+        "check",
+        falsified.to_str().unwrap(),
+        "--prop",
+        memsafety.to_str().unwrap(),
+        "--svcomp",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("invar checks only unreach-call (G ! call(reach_error())), not CHECK( init(main()), LTL(G ! overflow) )"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), \
+         not CHECK( init(main()), LTL(G valid-free) )"
+    ));
     let missing = dir().join("properties/missing.prp");
     let out = invar(&[
         "check",

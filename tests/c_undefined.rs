@@ -134,14 +134,18 @@ const PROGRAMS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Compiles the harness for `body` with `flags` and returns gcc's verdict:
-/// `false` if a run reaches `reach_error`, else `true`.
-fn gcc_verdict(dir: &Path, name: &str, body: &str, flags: &[&str]) -> String {
+/// Compiles the harness for `body` with `flags` and returns gcc's verdict
+/// on unreach-call: `false` if a run reaches `reach_error`, else `true`;
+/// or with `overflow` on no-overflow: `false` if the sanitizer reports a
+/// value that cannot be represented (a signed overflow, of `+ - *`, `-`,
+/// `<<` or `INT_MIN / -1`) in some run, which `reach_error` ends.
+fn gcc_verdict(dir: &Path, name: &str, body: &str, flags: &[&str], overflow: bool) -> String {
+    let reached = if overflow { "" } else { "puts(\"false\"); " };
     let values = VALUES.join(", ");
     let program = format!(
         "#include <limits.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
          static const int values[] = {{{values}}};\nstatic int input, calls;\n\
-         static void reach_error(void) {{ puts(\"false\"); exit(0); }}\n\
+         static void reach_error(void) {{ {reached}exit(0); }}\n\
          static int __VERIFIER_nondet_int(void) {{\n\
            int n = sizeof values / sizeof values[0];\n\
            int k = calls++ == 0 ? input % n : input / n % n;\n  return values[k];\n}}\n\
@@ -165,7 +169,8 @@ fn gcc_verdict(dir: &Path, name: &str, body: &str, flags: &[&str]) -> String {
     );
     for input in 0..VALUES.len() * VALUES.len() {
         let run = Command::new(&exe).arg(input.to_string()).output().unwrap();
-        if String::from_utf8_lossy(&run.stdout).trim() == "false" {
+        let overflowed = String::from_utf8_lossy(&run.stderr).contains("cannot be represented");
+        if String::from_utf8_lossy(&run.stdout).trim() == "false" || overflow && overflowed {
             return "false".into();
         }
     }
@@ -232,11 +237,12 @@ fn undefined_behaviour_ends_the_execution_as_gcc_sanitizer_says() {
         &["--engine", "smt", "--timeout", "5"],
     ];
     let mut differ = 0;
+    let mut overflows = 0;
     for (n, (what, body)) in PROGRAMS.iter().enumerate() {
         let mut expected = Vec::new();
         for (m, (gcc_flags, invar_flags)) in modes.iter().enumerate() {
             let name = format!("p{n}m{m}");
-            let want = gcc_verdict(&dir, &name, body, gcc_flags);
+            let want = gcc_verdict(&dir, &name, body, gcc_flags, false);
             let (got, detail) = invar_verdict(&dir, &name, body, invar_flags);
             assert_eq!(
                 got, want,
@@ -253,11 +259,28 @@ fn undefined_behaviour_ends_the_execution_as_gcc_sanitizer_says() {
             );
         }
         differ += usize::from(expected[0] != expected[1]);
+        // SV-COMP's no-overflow property on the same program.
+        let name = format!("p{n}o");
+        let want = gcc_verdict(&dir, &name, body, &["-fsanitize=undefined"], true);
+        let prp = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/properties/no-overflow.prp");
+        let (got, detail) = invar_verdict(&dir, &name, body, &["--prop", prp.to_str().unwrap()]);
+        assert_eq!(
+            got, want,
+            "{what} (no-overflow): gcc says {want}, invar {got}\n{detail}"
+        );
+        overflows += usize::from(want == "false");
     }
-    // The set tests both readings: signed overflow decides some programs.
+    // The set tests both readings and the property: signed overflow
+    // decides some programs.
+    eprintln!(
+        "{} programs: {differ} with another verdict under --wrap-signed, \
+         {overflows} violating no-overflow",
+        PROGRAMS.len()
+    );
     assert!(
         differ >= 8,
         "only {differ} programs tell the readings apart"
     );
+    assert!(overflows >= 8, "only {overflows} programs overflow");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -35,16 +35,17 @@ class Tool(BaseTool2):
 
     def cmdline(self, executable, options, task, rlimits):
         # One model per run. Hardware models carry their properties inside;
-        # for C, invar checks that reach_error() is unreachable (SV-COMP's
-        # unreach-call) and nothing else, so other property files are refused
-        # rather than answered about the wrong property.
+        # for C, invar checks SV-COMP's unreach-call (reach_error() is never
+        # called) and no-overflow, and nothing else, so other property files
+        # are refused rather than answered about the wrong property.
         model = task.single_input_file
         if task.property_file:
             with open(task.property_file) as f:
                 prp = f.read()
-            if "call(reach_error())" not in prp:
+            compact = "".join(prp.split())
+            if "call(reach_error())" not in compact and "LTL(G!overflow)" not in compact:
                 raise UnsupportedFeatureException(
-                    "invar checks only unreach-call, not " + prp.strip()
+                    "invar checks only unreach-call and no-overflow, not " + prp.strip()
                 )
             if model.endswith(C_SUFFIXES):
                 # invar checks the property file too, answers in SV-COMP's
@@ -66,7 +67,12 @@ class Tool(BaseTool2):
         if code == EXIT_SAFE:
             return result.RESULT_TRUE_PROP
         if code == EXIT_UNSAFE:
-            return result.RESULT_FALSE_REACH if c_task else result.RESULT_FALSE_PROP
+            if not c_task:
+                return result.RESULT_FALSE_PROP
+            # `--svcomp` names the property violated on the first line.
+            if any(line.strip() == "false(no-overflow)" for line in run.output):
+                return result.RESULT_FALSE_OVERFLOW
+            return result.RESULT_FALSE_REACH
         if code == EXIT_UNKNOWN and run.exit_code.signal is None:
             return result.RESULT_UNKNOWN
         if run.was_timeout:

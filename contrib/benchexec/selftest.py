@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks contrib/benchexec/invar.py's mapping of invar's exit codes and
 messages to BenchExec results, and its refusal of properties other than
-unreach-call (run by .ci/run after `python3 -m benchexec.test_tool_info`)."""
+unreach-call and no-overflow (run by .ci/run after `python3 -m
+benchexec.test_tool_info`)."""
 import os
 import sys
 import tempfile
@@ -27,6 +28,7 @@ def main():
         (run("m.aig", 10, ["1", "b0"]), result.RESULT_FALSE_PROP),
         (run("m.btor2", 10), result.RESULT_FALSE_PROP),
         (run("p.c", 10, ["false"]), result.RESULT_FALSE_REACH),
+        (run("p.c", 10, ["false(no-overflow)", "step 0: entry"]), result.RESULT_FALSE_OVERFLOW),
         (run("p.i", 20, ["true"]), result.RESULT_TRUE_PROP),
         (run("m.vmt", 0, ["unknown"]), result.RESULT_UNKNOWN),
         (run("m.aig", None, signal=9, reason="cputime"), result.RESULT_TIMEOUT),
@@ -54,13 +56,22 @@ def main():
         ]:
             print("unreach-call: unexpected command line")
             failed += 1
+        task = BaseTool2.Task.with_files(["p.c"], property_file=overflow)
+        if tool.cmdline("invar", [], task, None) != [
+            "invar", "check", "--svcomp", "--prop", overflow, "--witness-out", "witness.yml", "p.c"
+        ]:
+            print("no-overflow: unexpected command line")
+            failed += 1
+        memsafety = os.path.join(d, "valid-memsafety.prp")
+        with open(memsafety, "w") as f:
+            f.write("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n")
         try:
-            tool.cmdline("invar", [], BaseTool2.Task.with_files(["p.c"], property_file=overflow), None)
-            print("no-overflow was not refused")
+            tool.cmdline("invar", [], BaseTool2.Task.with_files(["p.c"], property_file=memsafety), None)
+            print("valid-memsafety was not refused")
             failed += 1
         except UnsupportedFeatureException:
             pass
-    print("%d of %d checks failed" % (failed, len(cases) + 2))
+    print("%d of %d checks failed" % (failed, len(cases) + 3))
     return 1 if failed else 0
 
 

@@ -46,6 +46,10 @@ pub struct Options {
     /// shift out of range), as SV-COMP reads C: such a path is no
     /// counterexample.
     pub wrap_signed: bool,
+    /// The property is SV-COMP's no-overflow instead of unreach-call: a
+    /// signed overflow goes to the error location (whatever
+    /// `wrap_signed` says), and `reach_error` ends the execution.
+    pub no_overflow: bool,
     /// When the preprocessor is killed and reading gives up.
     pub deadline: Option<Instant>,
     /// How long `lang-c` may parse before gcc is asked for the text's

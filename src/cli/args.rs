@@ -322,7 +322,8 @@ pub struct CArgs {
     #[arg(long)]
     pub lp64: bool,
     /// C: mathematical integers instead of machine integers. Unsound where
-    /// the verdict depends on wrap-around or casts; bit operations are refused.
+    /// the verdict depends on unsigned wrap-around or casts; bit operations
+    /// are refused.
     #[arg(long)]
     pub int: bool,
     /// C: signed arithmetic wraps around on overflow (gcc's -fwrapv).
@@ -332,10 +333,12 @@ pub struct CArgs {
     #[arg(long)]
     pub wrap_signed: bool,
     /// C: an SV-COMP property file. invar checks unreach-call
-    /// (`G ! call(reach_error())`); any other property answers unknown.
+    /// (`G ! call(reach_error())`) and no-overflow (`G ! overflow`); any
+    /// other property answers unknown.
     #[arg(long, value_name = "FILE.prp")]
     pub prop: Option<PathBuf>,
-    /// C: SV-COMP's result words: `true`, `false(unreach-call)`, `unknown`.
+    /// C: SV-COMP's result words: `true`, `false(unreach-call)`,
+    /// `false(no-overflow)`, `unknown`.
     #[arg(long)]
     pub svcomp: bool,
     /// C: write an SV-COMP witness (format 2.0, YAML): on `false` a

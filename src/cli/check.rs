@@ -66,9 +66,9 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         Format::C => {
             if let Some(prp) = &args.c.prop {
                 let p = invar::formats::svcomp::read_property(prp)?;
-                if !p.unreach_call {
+                if !p.unreach_call && !p.no_overflow {
                     return Ok(unknown_of(&format!(
-                        "{file}: {}: invar checks only unreach-call (G ! call(reach_error())), not {}",
+                        "{file}: {}: invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), not {}",
                         prp.display(),
                         p.text.trim()
                     )));
@@ -146,6 +146,10 @@ pub(super) fn program_options(c: &CArgs, deadline: Option<Instant>) -> ProgramOp
         lp64: c.lp64,
         int: c.int,
         wrap_signed: c.wrap_signed,
+        // A property file that does not read fails later, with its message.
+        no_overflow: (c.prop.as_ref())
+            .and_then(|p| invar::formats::svcomp::read_property(p).ok())
+            .is_some_and(|p| p.no_overflow),
         no_lbe: c.no_lbe,
         keep_before_lbe: c.dump_cfa.is_some(),
         deadline,

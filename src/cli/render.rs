@@ -138,7 +138,11 @@ fn answer(
             } else {
                 match convention {
                     Convention::Svcomp { words: true } => {
-                        format!("false(unreach-call)\n{counterexample}")
+                        let property = match model {
+                            Model::Program(p) if p.options.no_overflow => "no-overflow",
+                            _ => "unreach-call",
+                        };
+                        format!("false({property})\n{counterexample}")
                     }
                     Convention::Svcomp { words: false } => format!("false\n{counterexample}"),
                     _ => counterexample,

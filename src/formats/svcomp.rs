@@ -65,6 +65,9 @@ pub struct Property {
     /// the older `__VERIFIER_error()` is the same property (invar treats
     /// both calls, and `__assert_fail`, as the error).
     pub unreach_call: bool,
+    /// Whether it is no-overflow, `CHECK( init(main()), LTL(G ! overflow) )`:
+    /// no signed integer operation overflows.
+    pub no_overflow: bool,
 }
 
 /// Reads the property file `path`.
@@ -75,6 +78,7 @@ pub fn read_property(path: &std::path::Path) -> Result<Property, String> {
     let unreach_call = ["reach_error", "__VERIFIER_error"]
         .iter()
         .any(|f| compact == format!("CHECK(init(main()),LTL(G!call({f}())))"));
+    let no_overflow = compact == "CHECK(init(main()),LTL(G!overflow))";
     let formula = (|| {
         let start = text.find("LTL(")? + 4;
         let end = text.rfind(')')?;
@@ -86,6 +90,7 @@ pub fn read_property(path: &std::path::Path) -> Result<Property, String> {
         text,
         formula,
         unreach_call,
+        no_overflow,
     })
 }
 

@@ -175,9 +175,14 @@ impl<'a> Lowerer<'a> {
         let user = self.functions.get(name).copied();
         match (name, user) {
             ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
-                self.error_calls.extend(self.point(span));
-                let error = self.cfa.error;
-                self.jump_away(error, span);
+                // Under no-overflow the call only ends the execution.
+                let to = if self.options.no_overflow {
+                    self.sink
+                } else {
+                    self.error_calls.extend(self.point(span));
+                    self.cfa.error
+                };
+                self.jump_away(to, span);
                 Ok(self.no_value())
             }
             ("abort" | "exit", None) => {
@@ -197,8 +202,13 @@ impl<'a> Lowerer<'a> {
             }
             ("__VERIFIER_assert" | "assert", None) => {
                 let cond = self.only_argument(call, name, span)?;
-                self.error_calls.extend(self.point(span));
-                let (ok, fail) = (self.new_loc(span), self.cfa.error);
+                let fail = if self.options.no_overflow {
+                    self.sink
+                } else {
+                    self.error_calls.extend(self.point(span));
+                    self.cfa.error
+                };
+                let ok = self.new_loc(span);
                 self.branch(cond, ok, fail)?;
                 self.cur = ok;
                 Ok(self.no_value())

@@ -6,7 +6,10 @@
 //! by zero, and `INT_MIN / -1` (whose quotient overflows; `%` likewise);
 //! shifts by a negative amount or by the promoted left operand's width or
 //! more; a signed left shift of a negative value or whose value does not
-//! fit. `--wrap-signed` (gcc's `-fwrapv`) makes the overflows of `+`, `-`,
+//! fit. Under SV-COMP's no-overflow property the signed overflows (of
+//! `+ - *`, unary `-`, `++`, `--`, `<<` and `INT_MIN / -1`) lead to the
+//! error location instead, and `reach_error` ends the execution.
+//! `--wrap-signed` (gcc's `-fwrapv`) makes the overflows of `+`, `-`,
 //! `*`, unary `-` and `<<` wrap around; division and shift amounts stay
 //! undefined, as they are under `-fwrapv`.
 //!
@@ -29,14 +32,14 @@ use crate::ir::term::{Op, Term};
 use lang_c::ast::BinaryOperator;
 
 impl<'a> Lowerer<'a> {
-    /// The execution goes on only where `ok` holds: otherwise it performs
-    /// undefined behaviour. Under the conditions of the operands being
-    /// lowered ([`Lowerer::guards`]).
-    pub(super) fn defined_only_if(&mut self, ok: Term, span: Span) {
+    /// `ok` under the conditions of the operands being lowered
+    /// ([`Lowerer::guards`]): `None` when it holds regardless (an operand
+    /// never evaluated, or constant operands that are fine).
+    fn guarded_condition(&mut self, ok: Term) -> Option<Term> {
         let terms = &mut self.cfa.terms;
         let no = terms.bool(false);
         if self.guards.contains(&no) {
-            return;
+            return None;
         }
         // Constant operands: decided here (the operation is defined in
         // almost every such case, and an assumption of `true` is noise).
@@ -44,16 +47,41 @@ impl<'a> Lowerer<'a> {
             (terms.topological(&[ok]).iter()).all(|&t| !matches!(terms.op(t), Op::Var(..)));
         if constant {
             if let Ok(Value::Bool(true)) = Evaluator::new(terms).eval(ok) {
-                return;
+                return None;
             }
         }
-        let ok = if self.guards.is_empty() {
+        Some(if self.guards.is_empty() {
             ok
         } else {
             let evaluated = terms.and_all(&self.guards);
             let skipped = terms.not(evaluated);
             terms.or_all(&[skipped, ok])
+        })
+    }
+
+    /// The execution goes on only where `ok` holds: otherwise it performs
+    /// undefined behaviour.
+    pub(super) fn defined_only_if(&mut self, ok: Term, span: Span) {
+        if let Some(ok) = self.guarded_condition(ok) {
+            self.emit(Command::Assume(ok), span);
+        }
+    }
+
+    /// `ok`: a signed operation does not overflow. Under no-overflow an
+    /// overflow violates the property (an edge to the error location, the
+    /// operation a violation witness's target); otherwise it is undefined
+    /// behaviour.
+    fn fits_or_overflows(&mut self, ok: Term, span: Span) {
+        if !self.options.no_overflow {
+            return self.defined_only_if(ok, span);
+        }
+        let Some(ok) = self.guarded_condition(ok) else {
+            return;
         };
+        let overflows = self.cfa.terms.not(ok);
+        self.cfa
+            .add_edge(self.cur, Command::Assume(overflows), self.cfa.error);
+        self.error_calls.extend(self.point(span));
         self.emit(Command::Assume(ok), span);
     }
 
@@ -66,9 +94,10 @@ impl<'a> Lowerer<'a> {
         out
     }
 
-    /// Whether signed overflow is undefined (not `--wrap-signed`).
-    fn signed_overflow_undefined(&self, ty: CType) -> bool {
-        ty.signed && !self.options.wrap_signed
+    /// Whether a signed overflow in `ty` is checked: under no-overflow it
+    /// is the property; otherwise it is undefined unless `--wrap-signed`.
+    fn signed_overflow_checked(&self, ty: CType) -> bool {
+        ty.signed && (self.options.no_overflow || !self.options.wrap_signed)
     }
 
     /// `e`, an exact value under `--int`, within the range of `ty`.
@@ -160,34 +189,34 @@ impl<'a> Lowerer<'a> {
                     let by_minus_one = terms.eq(r, minus_one);
                     let both = terms.mk(Op::And, &[is_min, by_minus_one]);
                     let fits = terms.not(both);
-                    self.defined_only_if(fits, span);
+                    self.fits_or_overflows(fits, span);
                 }
                 return;
             }
             _ => return,
         };
-        if self.signed_overflow_undefined(ty) {
+        if self.signed_overflow_checked(ty) {
             let fits = self.fits(exact, l, r, ty);
-            self.defined_only_if(fits, span);
+            self.fits_or_overflows(fits, span);
         }
     }
 
     /// Before `-v`, `v` of type `ty`: it is not the most negative value.
     pub(super) fn negation_defined(&mut self, v: Term, ty: CType, span: Span) {
-        if self.signed_overflow_undefined(ty) {
+        if self.signed_overflow_checked(ty) {
             let terms = &mut self.cfa.terms;
             let min = self.num.constant(terms, ty.range().0, ty);
             let fits = terms.mk(Op::Distinct, &[v, min]);
-            self.defined_only_if(fits, span);
+            self.fits_or_overflows(fits, span);
         }
     }
 
     /// Before `v + 1` (`up`) or `v - 1` in type `ty`, for `++` and `--`.
     pub(super) fn step_defined(&mut self, v: Term, one: Term, up: bool, ty: CType, span: Span) {
-        if self.signed_overflow_undefined(ty) {
+        if self.signed_overflow_checked(ty) {
             let exact = if up { Op::Add } else { Op::Sub };
             let fits = self.fits(exact, v, one, ty);
-            self.defined_only_if(fits, span);
+            self.fits_or_overflows(fits, span);
         }
     }
 
@@ -214,7 +243,7 @@ impl<'a> Lowerer<'a> {
             terms.mk(Op::BvUlt, &[r, width])
         };
         self.defined_only_if(in_range, span);
-        if left && self.signed_overflow_undefined(lt) {
+        if left && self.signed_overflow_checked(lt) {
             let terms = &mut self.cfa.terms;
             let zero = self.num.constant(terms, 0, lt);
             let max = self.num.constant(terms, (1i128 << (lt.width - 1)) - 1, lt);
@@ -230,15 +259,22 @@ impl<'a> Lowerer<'a> {
                 let factor = self.num.constant(terms, 1i128 << by, lt);
                 let shifted = terms.mk(Op::Mul, &[l, factor]);
                 let fits = terms.mk(Op::Le, &[shifted, max]);
-                terms.mk(Op::And, &[nonnegative, fits])
+                (nonnegative, fits)
             } else {
                 let amount = resize_amount(terms, r, rt, lt);
                 let nonnegative = terms.mk(Op::BvSle, &[zero, l]);
                 let limit = terms.mk(Op::BvLshr, &[max, amount]);
                 let fits = terms.mk(Op::BvUle, &[l, limit]);
-                terms.mk(Op::And, &[nonnegative, fits])
+                (nonnegative, fits)
             };
-            self.defined_only_if(ok, span);
+            // A negative value shifted is undefined; a value too large
+            // for the type overflows (under no-overflow, the property).
+            let (nonnegative, fits) = ok;
+            self.defined_only_if(nonnegative, span);
+            let terms = &mut self.cfa.terms;
+            let negative = terms.not(nonnegative);
+            let fits = terms.mk(Op::Or, &[negative, fits]);
+            self.fits_or_overflows(fits, span);
         }
     }
 }
