@@ -258,12 +258,7 @@ fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
         .args(&args)
         .output()
         .unwrap();
-    let verdict = match out.status.code() {
-        Some(10) => "false",
-        Some(20) => "true",
-        Some(0) => "unknown",
-        _ => "error",
-    };
+    let verdict = common::c_verdict(out.status.code());
     let detail = format!(
         "{program}\n--- invar {extra:?}:\n{}{}",
         String::from_utf8_lossy(&out.stdout),

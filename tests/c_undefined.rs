@@ -11,6 +11,8 @@
 //! whose square is the first above `INT_MAX`). invar must give gcc's
 //! verdict under `auto`, and each engine alone never the other one.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -153,20 +155,12 @@ fn gcc_verdict(dir: &Path, name: &str, body: &str, flags: &[&str], overflow: boo
          int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
          {body}\n  return 0;\n}}\n"
     );
-    let src = dir.join(format!("{name}.c"));
-    let exe = dir.join(name);
-    std::fs::write(&src, &program).unwrap();
-    let cc = Command::new("gcc")
-        .args(["-w", "-O0", "-fno-sanitize-recover=all"])
-        .args(flags)
-        .args(["-o", exe.to_str().unwrap(), src.to_str().unwrap()])
-        .output()
-        .expect("this test needs gcc");
-    assert!(
-        cc.status.success(),
-        "gcc (with its undefined-behaviour sanitizer, libubsan) rejects the harness:\n{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
+    // The sanitizer needs libubsan (.ci/run installs it where missing).
+    let flags: Vec<&str> = ["-O0", "-fno-sanitize-recover=all"]
+        .into_iter()
+        .chain(flags.iter().copied())
+        .collect();
+    let exe = common::gcc_compile(dir, name, &program, &flags);
     for input in 0..VALUES.len() * VALUES.len() {
         let run = Command::new(&exe).arg(input.to_string()).output().unwrap();
         let overflowed = String::from_utf8_lossy(&run.stderr).contains("cannot be represented");
@@ -196,12 +190,7 @@ fn invar_verdict(dir: &Path, name: &str, body: &str, extra: &[&str]) -> (String,
         .args(&args)
         .output()
         .unwrap();
-    let verdict = match out.status.code() {
-        Some(10) => "false",
-        Some(20) => "true",
-        Some(0) => "unknown",
-        _ => "error",
-    };
+    let verdict = common::c_verdict(out.status.code());
     let detail = format!(
         "{program}\n--- invar {extra:?}:\n{}{}",
         String::from_utf8_lossy(&out.stdout),

@@ -1,13 +1,22 @@
 //! Helpers shared by integration tests (each test crate includes this
 //! module with `mod common;`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Compiles `program` with gcc (warnings off, `flags` added) in `dir` under
 /// `name`, runs it, and returns what it printed. gcc is the oracle of the C
 /// tests: a program it rejects is a bug in the test.
+#[allow(dead_code)] // Not every test crate runs a program once.
 pub fn gcc_run(dir: &Path, name: &str, program: &str, flags: &[&str]) -> String {
+    let exe = gcc_compile(dir, name, program, flags);
+    let out = Command::new(&exe).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Compiles `program` as [`gcc_run`] does and returns the executable.
+#[allow(dead_code)] // Not every test crate runs programs more than once.
+pub fn gcc_compile(dir: &Path, name: &str, program: &str, flags: &[&str]) -> PathBuf {
     let src = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
     std::fs::write(&src, program).unwrap();
@@ -22,6 +31,17 @@ pub fn gcc_run(dir: &Path, name: &str, program: &str, flags: &[&str]) -> String 
         "{}",
         String::from_utf8_lossy(&cc.stderr)
     );
-    let out = Command::new(&exe).output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    exe
+}
+
+/// A C verdict by invar's exit code: 10 `false`, 20 `true`, 0 `unknown`,
+/// anything else `error`.
+#[allow(dead_code)] // Not every test crate reads C verdicts.
+pub fn c_verdict(code: Option<i32>) -> &'static str {
+    match code {
+        Some(10) => "false",
+        Some(20) => "true",
+        Some(0) => "unknown",
+        _ => "error",
+    }
 }
