@@ -25,7 +25,6 @@ mod common;
 use invar::util::rng::Rng;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Inputs range over 0..RANGE.
 const RANGE: u32 = 3;
@@ -248,23 +247,11 @@ fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
          unsigned char b = __VERIFIER_nondet_uchar(); __VERIFIER_assume(b < {RANGE});\n\
          {body}return 0;\n}}\n"
     );
-    let path = dir.join("program.c");
-    std::fs::write(&path, &program).unwrap();
     // Single-block encoding gets less time: its unknowns are expected.
     let timeout = if extra.is_empty() { "20" } else { "5" };
-    let mut args = vec!["check", path.to_str().unwrap(), "--timeout", timeout];
+    let mut args = vec!["--timeout", timeout];
     args.extend_from_slice(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
-        .args(&args)
-        .output()
-        .unwrap();
-    let verdict = common::c_verdict(out.status.code());
-    let detail = format!(
-        "{program}\n--- invar {extra:?}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (verdict.to_string(), detail)
+    common::check_c(&program, &dir.join("program.c"), &args)
 }
 
 /// A campaign's number of programs (the variable `var`, else `default`),

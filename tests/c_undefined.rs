@@ -179,24 +179,11 @@ fn invar_verdict(dir: &Path, name: &str, body: &str, extra: &[&str]) -> (String,
          int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
          {body}\n  return 0;\n}}\n"
     );
-    let path = dir.join(format!("{name}-invar.c"));
-    std::fs::write(&path, &program).unwrap();
-    let mut args = vec!["check", path.to_str().unwrap()];
-    args.extend_from_slice(extra);
+    let mut args = extra.to_vec();
     if !extra.contains(&"--timeout") {
         args.extend(["--timeout", "20"]);
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
-        .args(&args)
-        .output()
-        .unwrap();
-    let verdict = common::c_verdict(out.status.code());
-    let detail = format!(
-        "{program}\n--- invar {extra:?}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (verdict.to_string(), detail)
+    common::check_c(&program, &dir.join(format!("{name}-invar.c")), &args)
 }
 
 /// Every program under SV-COMP's reading (gcc with the sanitizer for every

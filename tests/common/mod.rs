@@ -45,3 +45,23 @@ pub fn c_verdict(code: Option<i32>) -> &'static str {
         _ => "error",
     }
 }
+
+/// Writes the C `program` to `path`, runs `invar check path args`, and
+/// returns its verdict ([`c_verdict`]) and, for a failing assertion, the
+/// program and what invar printed.
+#[allow(dead_code)] // Not every test crate checks C programs.
+pub fn check_c(program: &str, path: &Path, args: &[&str]) -> (String, String) {
+    std::fs::write(path, program).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .arg("check")
+        .arg(path)
+        .args(args)
+        .output()
+        .unwrap();
+    let detail = format!(
+        "{program}\n--- invar {args:?}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (c_verdict(out.status.code()).to_string(), detail)
+}
