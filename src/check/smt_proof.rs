@@ -58,9 +58,9 @@ pub const CERTIFICATE: &str = "invar-certificate";
 /// … (xn Sn)) Bool INV)`, whose parameters are `ts`'s state variables in
 /// their order (VMT: the order of the `:next` declarations) under their own
 /// names. `invariant` is a term of `store` (a store that extends `ts`'s)
-/// over those variables; operators outside SMT-LIB (the overflow
-/// predicates C's undefined behaviour is read with, BTOR2's extras) are
-/// written as their definitions, so that any solver reads the function.
+/// over those variables; operators outside SMT-LIB (BTOR2's overflow
+/// predicates and reductions) are written as their definitions, so that
+/// any solver reads the function.
 pub fn certificate_function(ts: &Ts, store: &Terms, invariant: Term) -> String {
     let mut terms = store.clone();
     let invariant = lower(&mut terms, &[invariant])[0];

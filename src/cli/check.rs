@@ -87,7 +87,8 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         }
         _ => {}
     }
-    let options = program_options(&args.c, budget.deadline());
+    let no_overflow = property.as_ref().is_some_and(|p| p.no_overflow);
+    let options = program_options(&args.c, no_overflow, budget.deadline());
     let model = match verify::model::read(&args.file, &options) {
         Ok(model) => model,
         Err(ReadError::Invalid(e)) => return Err(e),
@@ -140,16 +141,27 @@ struct Context<'a> {
     tuning: Tuning,
 }
 
-/// How `c` asks a C program to be lowered, with `deadline`.
-pub(super) fn program_options(c: &CArgs, deadline: Option<Instant>) -> ProgramOptions {
+/// Whether `c`'s property file is no-overflow, for the commands that
+/// lower a program without checking it (`convert`, `info`): a file that
+/// does not read is no-overflow for none of them.
+pub(super) fn asks_no_overflow(c: &CArgs) -> bool {
+    (c.prop.as_ref())
+        .and_then(|p| invar::formats::svcomp::read_property(p).ok())
+        .is_some_and(|p| p.no_overflow)
+}
+
+/// How `c` asks a C program to be lowered, for the property no-overflow
+/// if `no_overflow` (else unreach-call), with `deadline`.
+pub(super) fn program_options(
+    c: &CArgs,
+    no_overflow: bool,
+    deadline: Option<Instant>,
+) -> ProgramOptions {
     ProgramOptions {
         lp64: c.lp64,
         int: c.int,
         wrap_signed: c.wrap_signed,
-        // A property file that does not read fails later, with its message.
-        no_overflow: (c.prop.as_ref())
-            .and_then(|p| invar::formats::svcomp::read_property(p).ok())
-            .is_some_and(|p| p.no_overflow),
+        no_overflow,
         no_lbe: c.no_lbe,
         keep_before_lbe: c.dump_cfa.is_some(),
         deadline,

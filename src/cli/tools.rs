@@ -1,6 +1,6 @@
 //! `invar sim`, `invar convert` and `invar info`.
 
-use super::check::program_options;
+use super::check::{asks_no_overflow, program_options};
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, ts_from_aig};
 use invar::check::certificate::check_witness;
@@ -248,7 +248,7 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
     let format = Format::of(input)?;
     if format != Format::Aiger {
         let ts = if format == Format::C {
-            let model = read_program(input, &program_options(c, None))
+            let model = read_program(input, &program_options(c, asks_no_overflow(c), None))
                 .map_err(|e| format!("{}: {e}", input.display()))?;
             super::check::show_lowering(c, false, &model);
             let program = &model.program;
@@ -333,7 +333,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
     let ts = if format == Format::C {
         let options = ProgramOptions {
             keep_before_lbe: false,
-            ..program_options(c, None)
+            ..program_options(c, asks_no_overflow(c), None)
         };
         let model = read_program(file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
         let mode = if c.int {

@@ -282,7 +282,7 @@ impl<'a> Lowerer<'a> {
                 let one = self.num.constant(&mut self.cfa.terms, 1, p);
                 let up = matches!(op, PreIncrement | PostIncrement);
                 self.step_defined(wide, one, up, p, span);
-                let arith = match (matches!(op, PreIncrement | PostIncrement), self.num.int) {
+                let arith = match (up, self.num.int) {
                     (true, false) => Op::BvAdd,
                     (false, false) => Op::BvSub,
                     (true, true) => Op::Add,
@@ -348,13 +348,7 @@ impl<'a> Lowerer<'a> {
             if num.int {
                 return self.int_shift(op, l, lt, r, span);
             }
-            let terms = &mut self.cfa.terms;
-            let amount = num.convert(
-                terms,
-                r,
-                CType::int(rt.width, false),
-                CType::int(lt.width, false),
-            );
+            let amount = shift_amount(&mut self.cfa.terms, r, rt, lt);
             let o = match op {
                 _ if left => Op::BvShl,
                 _ if lt.signed => Op::BvAshr,
@@ -514,4 +508,21 @@ impl<'a> Lowerer<'a> {
             }
         }
     }
+}
+
+/// A shift amount `r` of its promoted type `rt` as a bit-vector of the
+/// promoted left operand's width `lt`, read unsigned (an amount of at least
+/// that width, undefined behaviour, may truncate).
+pub(super) fn shift_amount(
+    terms: &mut crate::ir::term::Terms,
+    r: Term,
+    rt: CType,
+    lt: CType,
+) -> Term {
+    Numbers { int: false }.convert(
+        terms,
+        r,
+        CType::int(rt.width, false),
+        CType::int(lt.width, false),
+    )
 }

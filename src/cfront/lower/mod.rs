@@ -378,13 +378,9 @@ impl<'a> Lowerer<'a> {
         if *self.cfa.terms.sort(*var) != Sort::Int {
             return command;
         }
-        let (lo, hi) = ty.range();
+        let value = *value;
+        let inside = self.in_range(value, ty);
         let terms = &mut self.cfa.terms;
-        let lo = self.num.constant(terms, lo, ty);
-        let hi = self.num.constant(terms, hi, ty);
-        let above = terms.mk(Op::Le, &[lo, *value]);
-        let below = terms.mk(Op::Le, &[*value, hi]);
-        let inside = terms.mk(Op::And, &[above, below]);
         let outside = terms.not(inside);
         let raised = terms.mk(Op::Or, &[flag, outside]);
         Command::Assign(flag, raised).then(command)

@@ -24,6 +24,7 @@
 //! locations of the bit-precise one, which its proofs are mapped onto, and
 //! agrees with it wherever signed arithmetic is defined.
 
+use super::expr::shift_amount;
 use super::{Lowerer, Span};
 use crate::cfront::types::CType;
 use crate::ir::cfa::Command;
@@ -101,7 +102,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `e`, an exact value under `--int`, within the range of `ty`.
-    fn in_range(&mut self, e: Term, ty: CType) -> Term {
+    pub(super) fn in_range(&mut self, e: Term, ty: CType) -> Term {
         let (lo, hi) = ty.range();
         let terms = &mut self.cfa.terms;
         let lo = self.num.constant(terms, lo, ty);
@@ -247,7 +248,7 @@ impl<'a> Lowerer<'a> {
             let terms = &mut self.cfa.terms;
             let zero = self.num.constant(terms, 0, lt);
             let max = self.num.constant(terms, (1i128 << (lt.width - 1)) - 1, lt);
-            let ok = if self.num.int {
+            let (nonnegative, fits) = if self.num.int {
                 let nonnegative = terms.mk(Op::Le, &[zero, l]);
                 // The amount is a constant here (a variable one is refused).
                 let by = match terms.op(r) {
@@ -261,7 +262,7 @@ impl<'a> Lowerer<'a> {
                 let fits = terms.mk(Op::Le, &[shifted, max]);
                 (nonnegative, fits)
             } else {
-                let amount = resize_amount(terms, r, rt, lt);
+                let amount = shift_amount(terms, r, rt, lt);
                 let nonnegative = terms.mk(Op::BvSle, &[zero, l]);
                 let limit = terms.mk(Op::BvLshr, &[max, amount]);
                 let fits = terms.mk(Op::BvUle, &[l, limit]);
@@ -269,7 +270,6 @@ impl<'a> Lowerer<'a> {
             };
             // A negative value shifted is undefined; a value too large
             // for the type overflows (under no-overflow, the property).
-            let (nonnegative, fits) = ok;
             self.defined_only_if(nonnegative, span);
             let terms = &mut self.cfa.terms;
             let negative = terms.not(nonnegative);
@@ -277,15 +277,4 @@ impl<'a> Lowerer<'a> {
             self.fits_or_overflows(fits, span);
         }
     }
-}
-
-/// A shift amount `r` of type `rt` as a value of `lt`'s width (an amount
-/// at least the width, which the first check excludes, may truncate).
-fn resize_amount(terms: &mut crate::ir::term::Terms, r: Term, rt: CType, lt: CType) -> Term {
-    crate::cfront::types::Numbers { int: false }.convert(
-        terms,
-        r,
-        CType::int(rt.width, false),
-        CType::int(lt.width, false),
-    )
 }
