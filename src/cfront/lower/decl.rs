@@ -35,7 +35,17 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Struct(_) => {
                     return Err(self.unsupported(span, "structs and unions"))
                 }
-                TypeSpecifier::Enum(_) => return Err(self.unsupported(span, "enums")),
+                TypeSpecifier::Enum(e) => {
+                    let key = match &e.node.identifier {
+                        Some(tag) => EnumKey::Tag(tag.node.name.clone()),
+                        None => EnumKey::At(e.span.start),
+                    };
+                    return match self.enums.get(&key) {
+                        Some(Ok(ty)) => Ok(Some(*ty)),
+                        Some(Err(e)) => Err(e.clone()),
+                        None => Err(self.unsupported(e.span, "an enumeration not defined before")),
+                    };
+                }
                 TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
                     Some(Ok(Some(ty))) if specs.len() == 1 => return Ok(Some(*ty)),
                     Some(Ok(None)) if specs.len() == 1 => return Ok(None),
@@ -62,6 +72,58 @@ impl<'a> Lowerer<'a> {
             _ => CType::int(64, !unsigned),
         };
         Ok(Some(ty))
+    }
+
+    /// Defines the enumerations that `specs` declare: their constants in
+    /// the current scope, their types in [`Lowerer::enums`].
+    pub(super) fn define_enums(&mut self, specs: &'a [Node<DeclarationSpecifier>]) -> Result<()> {
+        for s in specs {
+            let DeclarationSpecifier::TypeSpecifier(t) = &s.node else {
+                continue;
+            };
+            let TypeSpecifier::Enum(e) = &t.node else {
+                continue;
+            };
+            if e.node.enumerators.is_empty() {
+                continue; // a use of a tag, or a forward declaration
+            }
+            let key = match &e.node.identifier {
+                Some(tag) => EnumKey::Tag(tag.node.name.clone()),
+                None => EnumKey::At(e.span.start),
+            };
+            let (mut next, mut negative) = (0i128, false);
+            let mut failed = None;
+            for item in &e.node.enumerators {
+                let name = item.node.identifier.node.name.clone();
+                let value = match (&failed, &item.node.expression) {
+                    (Some(_), _) => None,
+                    (None, Some(x)) => self.constant_of(x),
+                    (None, None) => Some(next),
+                };
+                // C11 6.7.2.2p2; gcc extends it, invar does not.
+                let (lo, hi) = CType::INT.range();
+                let Some(value) = value.filter(|v| (lo..=hi).contains(v)) else {
+                    // Headers define enumerations a program never uses: one
+                    // is refused where it is used.
+                    let e = failed.get_or_insert_with(|| {
+                        let what = format!("the value of the enumerator `{name}`");
+                        self.unsupported(item.span, what)
+                    });
+                    self.refused.insert(name, e.clone());
+                    continue;
+                };
+                negative |= value < 0;
+                next = value + 1;
+                let term = self.num.constant(&mut self.cfa.terms, value, CType::INT);
+                let scope = self.scopes.last_mut().expect("scope");
+                scope.insert(name, Binding::Constant(term));
+            }
+            // gcc's choice (C11 6.7.2.2p4 leaves it to the implementation):
+            // `unsigned int` unless a value is negative.
+            let ty = failed.map_or(Ok(CType::int(32, negative)), Err);
+            self.enums.insert(key, ty);
+        }
+        Ok(())
     }
 
     pub(super) fn declared_type(
@@ -104,6 +166,7 @@ impl<'a> Lowerer<'a> {
         let typedef = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
+        self.define_enums(&d.node.specifiers)?;
         // Prototypes (the calls decide) and bare tag declarations (`struct s {…};`).
         if is_function || d.node.declarators.is_empty() {
             return Ok(());
@@ -184,6 +247,7 @@ impl<'a> Lowerer<'a> {
             Some(Binding::Pointer) => {
                 return Err(self.unsupported(span, format!("pointers (`{name}` read)")))
             }
+            Some(Binding::Constant(value)) => return Ok((*value, CType::INT)),
             None => {}
         }
         if let Some(e) = self.refused.get(name) {
@@ -201,6 +265,7 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
+        self.define_enums(&d.node.specifiers)?;
         for init in &d.node.declarators {
             let declarator = &init.node.declarator;
             if (declarator.node.derived.iter())

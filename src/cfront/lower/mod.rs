@@ -8,6 +8,7 @@ mod calls;
 mod decl;
 mod expr;
 mod stmt;
+mod switch;
 mod undefined;
 
 use super::lines::{LineMap, SourceLine};
@@ -91,6 +92,8 @@ enum Binding {
     /// A local pointer. Assigning it a side-effect-free value is dropped (a
     /// pointer nobody reads changes nothing); any other use is refused.
     Pointer,
+    /// An enumeration constant: its value, an `int` (C11 6.7.2.2p3).
+    Constant(Term),
 }
 
 type Result<T> = std::result::Result<T, FrontError>;
@@ -104,8 +107,15 @@ struct Lowerer<'a> {
     scopes: Vec<HashMap<String, Binding>>,
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
-    /// (break target, continue target) of the enclosing loops.
-    loops: Vec<(Loc, Loc)>,
+    /// (break target, continue target) of the enclosing loops and
+    /// switches (a switch has no continue target of its own).
+    loops: Vec<(Loc, Option<Loc>)>,
+    /// The case labels of the enclosing switches, innermost last: where
+    /// each label (by the offset where it starts) leads.
+    switches: Vec<HashMap<usize, Loc>>,
+    /// The integer type of each enumeration, by tag, and of each anonymous
+    /// one, by the offset where its specifier starts.
+    enums: HashMap<EnumKey, Result<CType>>,
     /// The current function instance: labels, pending gotos, exit and return slot.
     frames: Vec<Frame>,
     cur: Loc,
@@ -129,6 +139,14 @@ struct Lowerer<'a> {
     error_calls: Vec<SourcePoint>,
     /// See [`Program::main_start`].
     main_start: Option<SourcePoint>,
+}
+
+/// How an enumeration type is named: by its tag, or, without one, by where
+/// its specifier starts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum EnumKey {
+    Tag(String),
+    At(usize),
 }
 
 struct Frame {
@@ -241,6 +259,8 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         functions: HashMap::new(),
         active: Vec::new(),
         loops: Vec::new(),
+        switches: Vec::new(),
+        enums: HashMap::new(),
         frames: Vec::new(),
         cur: init,
         sink,
@@ -389,7 +409,7 @@ impl<'a> Lowerer<'a> {
     /// A loop body from the current location: `break` leaves to `exit`,
     /// `continue` and the body's end go to `next`.
     fn loop_body(&mut self, body: &'a Node<Statement>, exit: Loc, next: Loc) -> Result<()> {
-        self.loops.push((exit, next));
+        self.loops.push((exit, Some(next)));
         self.statement(body)?;
         self.loops.pop();
         self.jump(self.cur, next);

@@ -37,6 +37,7 @@ impl<'a> Lowerer<'a> {
                 Statement::While(w) => stack.push(&w.node.statement),
                 Statement::DoWhile(d) => stack.push(&d.node.statement),
                 Statement::For(f) => stack.push(&f.node.statement),
+                Statement::Switch(sw) => stack.push(&sw.node.statement),
                 _ => {}
             }
         }
@@ -72,7 +73,17 @@ impl<'a> Lowerer<'a> {
                     self.go_to(target);
                     self.statement(&l.node.statement)
                 }
-                _ => Err(self.unsupported(l.span, "switch (case labels)")),
+                Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                    let Some(&target) = (self.switches.last()).and_then(|s| s.get(&l.span.start))
+                    else {
+                        return Err(FrontError::Syntax(format!(
+                            "{}: a case label outside a switch",
+                            self.line(l.span)
+                        )));
+                    };
+                    self.go_to(target);
+                    self.statement(&l.node.statement)
+                }
             },
             Statement::Goto(id) => {
                 let Some(&target) = self.frames.last().expect("frame").labels.get(&id.node.name)
@@ -149,14 +160,20 @@ impl<'a> Lowerer<'a> {
             }
             Statement::Break => {
                 let Some(&(exit, _)) = self.loops.last() else {
-                    return Err(self.unsupported(s.span, "break outside a loop (switch)"));
+                    return Err(FrontError::Syntax(format!(
+                        "{}: `break` outside a loop or switch",
+                        self.line(s.span)
+                    )));
                 };
                 self.jump_away(exit, s.span);
                 Ok(())
             }
             Statement::Continue => {
-                let Some(&(_, next)) = self.loops.last() else {
-                    return Err(self.unsupported(s.span, "continue outside a loop"));
+                let Some(next) = self.loops.iter().rev().find_map(|l| l.1) else {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: `continue` outside a loop",
+                        self.line(s.span)
+                    )));
                 };
                 self.jump_away(next, s.span);
                 Ok(())
@@ -180,7 +197,7 @@ impl<'a> Lowerer<'a> {
                 self.jump_away(exit, s.span);
                 Ok(())
             }
-            Statement::Switch(_) => Err(self.unsupported(s.span, "switch")),
+            Statement::Switch(sw) => self.switch(sw, s.span),
             Statement::Asm(_) => Err(self.unsupported(s.span, "inline assembly")),
         }
     }
