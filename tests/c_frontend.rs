@@ -344,8 +344,12 @@ fn arrays_are_scalarized_and_out_of_bounds_is_no_verdict() {
             "line 3: unsupported: pointers (`p` read)",
         ),
         (
-            "int main(void) { int m[2][2]; return 0; }",
-            "line 1: unsupported: multi-dimensional arrays",
+            "int main(void) { union u { int a; char b; } x; return 0; }",
+            "line 1: unsupported: unions",
+        ),
+        (
+            "int main(void) { int m[64][32]; return 0; }",
+            "line 1: unsupported: an object of 2048 scalars (`m`; invar takes 1 to 1024)",
         ),
     ] {
         let path = dir.join("refused.c");

@@ -94,6 +94,52 @@ int f(int x) {
 }",
         inputs: -3..=3,
     },
+    Case {
+        name: "structs: nested, designated and elided initializers, assignment, members by variable index",
+        source: "struct point { int x; short y; };
+typedef struct { struct point p[3]; char tag; } path;
+path g = { { {1, 2}, [2] = {.y = 5, .x = 4} }, 'a' };
+int f(int x) {
+  path s = g, t;
+  t = s;
+  int i = x & 1 ? 2 : x % 3;
+  if (i < 0) i = -i;
+  t.p[i].x += x;
+  t.p[i].y = (short)(t.p[i].y * x);
+  struct point q = t.p[2];
+  struct point r[2] = { q, 7, 8 };
+  s.p[0] = r[x > 0];
+  return t.p[i].x * 1000 + q.y * 10 + s.p[0].x + r[1].y + g.p[1].x + t.tag;
+}",
+        inputs: -4..=5,
+    },
+    Case {
+        name: "structs: passed by value, the caller's copy unchanged, sizeof with padding",
+        source: "struct acc { char c; int sum; short n; };
+struct wrap { struct acc a; long long w; };
+int mean(struct acc a, int extra) { a.n += 1; a.sum += extra; return a.sum / a.n; }
+int f(int x) {
+  struct acc a = { .sum = x * 3, .n = 2 };
+  int m = mean(a, x);
+  return m * 100 + a.n * 10 + (int)sizeof(struct acc) + (int)sizeof(struct wrap) * 1000;
+}",
+        inputs: -5..=5,
+    },
+    Case {
+        name: "multi-dimensional arrays: nested and elided lists, `[]` sized by its list, variable indices",
+        source: "int m[3][4] = { {1, 2}, [2] = {9, 8, 7, 6} };
+int f(int x) {
+  int b[][3] = { 1, 2, 3, 4, [3][1] = 5 };
+  int i = x & 3, j = (x >> 2) & 1;
+  if (i > 2) i = 2;
+  m[i][j]++;
+  b[j][i] += m[i][j];
+  int r = m[i][j] * 100 + b[j][i] * 10 + b[3][1] + (int)(sizeof b / sizeof b[0]);
+  m[i][j]--;
+  return r + (int)sizeof(m[1]);
+}",
+        inputs: 0..=7,
+    },
 ];
 
 /// `f`'s value on every input, by gcc.
@@ -202,6 +248,40 @@ fn malformed_switches_and_enumerations_are_errors_naming_the_line() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{program}: {stderr}");
         assert!(stderr.contains(message), "{program}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `sizeof` of structs and arrays in both data models, computed by hand
+/// from the System V ABIs (gcc cannot build 32-bit code on every machine
+/// these tests run on): i386 aligns `long long` to 4 inside a struct,
+/// x86-64 to 8; `long` is 4 bytes in ILP32 and 8 in LP64.
+#[test]
+fn sizeof_follows_each_data_model() {
+    let dir = std::env::temp_dir().join(format!("invar-clang-size-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("size.c");
+    let program = |claims: &str| {
+        format!(
+            "extern void abort(void);\nvoid reach_error(void) {{}}\n\
+             struct a {{ char c; long long x; }};\nstruct b {{ char c; short s; int i; }};\n\
+             struct c {{ char t[3]; }};\nstruct d {{ long l; char c; }};\n\
+             struct e {{ struct c inner[2]; short s; }};\n\
+             int main(void) {{\n  if (!({claims})) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    let common_sizes = "sizeof(struct b) == 8 && sizeof(struct c) == 3 && sizeof(struct e) == 8 \
+                        && sizeof(int[3][4]) == 48";
+    for (flags, sizes) in [
+        (&[][..], "sizeof(struct a) == 12 && sizeof(struct d) == 8"),
+        (&["--lp64"][..], "sizeof(struct a) == 16 && sizeof(struct d) == 16"),
+    ] {
+        let claims = format!("{common_sizes} && {sizes}");
+        let (answer, detail) = common::check_c(&program(&claims), &path, flags);
+        assert_eq!(answer, "true", "{detail}");
+        let wrong = claims.replace("== 8 &&", "== 9 &&");
+        let (answer, detail) = common::check_c(&program(&wrong), &path, flags);
+        assert_eq!(answer, "false", "{detail}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

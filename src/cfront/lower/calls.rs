@@ -1,6 +1,13 @@
 //! Calls: functions inlined at their call sites, the SV-COMP built-ins.
 
+use super::layout::Layout;
 use super::*;
+
+/// An argument's value: a scalar, or the leaves of a struct passed by value.
+pub(super) enum Arg {
+    Scalar(Term, CType),
+    Leaves(Vec<Term>, Layout),
+}
 
 impl<'a> Lowerer<'a> {
     /// Inlines a call of `f` with the given argument values.
@@ -8,7 +15,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         f: &'a FunctionDefinition,
         name: &str,
-        args: &[(Term, CType)],
+        args: &[Arg],
         is_main: bool,
     ) -> Result<Option<(Term, CType)>> {
         if self.active.iter().any(|a| a == name) {
@@ -52,23 +59,53 @@ impl<'a> Lowerer<'a> {
                 }
                 continue;
             }
-            self.check_declarator(decl)?;
-            let Some(ty) = self.declared_type(&p.node.specifiers, p.span)? else {
+            let Some(base) = self.declared_layout(&p.node.specifiers, p.span)? else {
                 continue;
             };
             let pname = name_of(&decl.node).unwrap_or("?").to_string();
-            let var = self.new_var(&format!("{name}::{pname}"), ty);
-            let Some(&(value, from)) = args.get(k) else {
+            let shape = self.shape(decl)?;
+            if let Shape::Array(_) = shape {
+                let what = format!("an array parameter (`{pname}`, a pointer)");
+                return Err(self.unsupported(p.span, what));
+            }
+            let layout = self.object_layout(base, &shape, p.span)?;
+            let Some(arg) = args.get(k) else {
                 return Err(
                     self.unsupported(p.span, format!("a call of `{name}` with too few arguments"))
                 );
             };
-            let value = self.num.convert(&mut self.cfa.terms, value, from, ty);
-            self.emit(Command::Assign(var, value), p.span);
+            let binding = match (layout, arg) {
+                (Layout::Scalar(ty), Arg::Scalar(value, from)) => {
+                    let var = self.new_var(&format!("{name}::{pname}"), ty);
+                    let value = self.num.convert(&mut self.cfa.terms, *value, *from, ty);
+                    self.emit(Command::Assign(var, value), p.span);
+                    Binding::Scalar(var, ty)
+                }
+                (layout, Arg::Leaves(values, from)) if layout.same(from) => {
+                    let mut names = Vec::new();
+                    layout.leaf_names(&format!("{name}::{pname}"), &mut names);
+                    let mut types = Vec::new();
+                    layout.leaf_types(&mut types);
+                    let mut leaves = Vec::new();
+                    let mut commands = Vec::new();
+                    for ((leaf_name, ty), &v) in names.iter().zip(types).zip(values) {
+                        let var = self.new_var(leaf_name, ty);
+                        commands.push(Command::Assign(var, v));
+                        leaves.push(var);
+                    }
+                    self.emit(Command::Seq(commands), p.span);
+                    Binding::Object(leaves.into(), layout)
+                }
+                (layout, _) => {
+                    let what =
+                        format!("passing this argument as {} (`{pname}`)", layout.describe());
+                    return Err(self.unsupported(p.span, what));
+                }
+            };
             self.scopes
                 .last_mut()
                 .expect("scope")
-                .insert(pname, Binding::Scalar(var, ty));
+                .insert(pname, binding);
             k += 1;
         }
         self.frames.push(Frame {
@@ -216,8 +253,28 @@ impl<'a> Lowerer<'a> {
             (_, Some(f)) => {
                 let mut args = Vec::new();
                 for a in &call.node.arguments {
-                    let v = self.expr(a)?;
-                    args.push(self.stabilize(v, span));
+                    match self.layout_of(a) {
+                        Some(Layout::Scalar(_)) | None => {
+                            let v = self.expr(a)?;
+                            let (v, ty) = self.stabilize(v, span);
+                            args.push(Arg::Scalar(v, ty));
+                        }
+                        Some(Layout::Array(..)) => {
+                            return Err(self
+                                .unsupported(a.span, "an array passed to a function (a pointer)"))
+                        }
+                        Some(layout) => {
+                            let place = self.place(a)?.expect("an aggregate is a place");
+                            let values = self.leaf_values(&place, &[], a.span);
+                            // Copied: a later argument may change the struct.
+                            let mut types = Vec::new();
+                            layout.leaf_types(&mut types);
+                            let copies = (values.into_iter().zip(types))
+                                .map(|(v, ty)| self.stabilize((v, ty), a.span).0)
+                                .collect();
+                            args.push(Arg::Leaves(copies, layout));
+                        }
+                    }
                 }
                 let ret = self.inline(f, name, &args, false)?;
                 Ok(ret.unwrap_or_else(|| self.no_value()))

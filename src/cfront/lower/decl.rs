@@ -1,7 +1,28 @@
 //! Declarations and types: C types of specifiers and declarators, global
 //! and local declarations with their initializers, and name lookup.
 
+use super::layout::{Layout, Record};
 use super::*;
+use std::rc::Rc;
+
+/// The tag of a struct named without its members (`struct s`), if
+/// `specs` name one.
+fn forward_tag(specs: &[Node<DeclarationSpecifier>]) -> Option<String> {
+    specs.iter().find_map(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+            TypeSpecifier::Struct(st) if st.node.declarations.is_none() => {
+                st.node.identifier.as_ref().map(|id| id.node.name.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// An array of `dims` (outermost first) of `element`s.
+pub(super) fn array_layout(element: Layout, dims: &[usize]) -> Layout {
+    (dims.iter().rev()).fold(element, |inner, &n| Layout::Array(Rc::new(inner), n))
+}
 
 impl<'a> Lowerer<'a> {
     pub(super) fn new_var(&mut self, name: &str, ty: CType) -> Term {
@@ -15,7 +36,24 @@ impl<'a> Lowerer<'a> {
         t
     }
 
+    /// The scalar type of a list of type specifiers (None: `void`).
     pub(super) fn base_type(&self, specs: &[&TypeSpecifier], span: Span) -> Result<Option<CType>> {
+        match self.base_layout(specs, span)? {
+            None => Ok(None),
+            Some(Layout::Scalar(ty)) => Ok(Some(ty)),
+            Some(other) => {
+                let what = format!("{} where a scalar type is expected", other.describe());
+                Err(self.unsupported(span, what))
+            }
+        }
+    }
+
+    /// The type of a list of type specifiers (None: `void`).
+    pub(super) fn base_layout(
+        &self,
+        specs: &[&TypeSpecifier],
+        span: Span,
+    ) -> Result<Option<Layout>> {
         let (mut longs, mut unsigned) = (0, false);
         let mut base: Option<&str> = None;
         for s in specs {
@@ -32,23 +70,34 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Float | TypeSpecifier::Double => {
                     return Err(self.unsupported(span, "floating-point types"))
                 }
-                TypeSpecifier::Struct(_) => {
-                    return Err(self.unsupported(span, "structs and unions"))
+                TypeSpecifier::Struct(st) => {
+                    return self.record_of(st).map(|r| Some(Layout::Struct(r)))
                 }
                 TypeSpecifier::Enum(e) => {
                     let key = match &e.node.identifier {
-                        Some(tag) => EnumKey::Tag(tag.node.name.clone()),
-                        None => EnumKey::At(e.span.start),
+                        Some(tag) => TagKey::Tag(tag.node.name.clone()),
+                        None => TagKey::At(e.span.start),
                     };
                     return match self.enums.get(&key) {
-                        Some(Ok(ty)) => Ok(Some(*ty)),
+                        Some(Ok(ty)) => Ok(Some(Layout::Scalar(*ty))),
                         Some(Err(e)) => Err(e.clone()),
                         None => Err(self.unsupported(e.span, "an enumeration not defined before")),
                     };
                 }
+                TypeSpecifier::TypedefName(n) if self.typedef_tags.contains_key(&n.node.name) => {
+                    let tag = &self.typedef_tags[&n.node.name];
+                    return match self.records.get(&TagKey::Tag(tag.clone())) {
+                        Some(Ok(r)) => Ok(Some(Layout::Struct(r.clone()))),
+                        Some(Err(FrontError::Unsupported { what, .. })) => {
+                            let what = format!("{what} (through typedef `{}`)", n.node.name);
+                            Err(self.unsupported(span, what))
+                        }
+                        _ => Err(self
+                            .unsupported(span, format!("an incomplete struct (`struct {tag}`)"))),
+                    };
+                }
                 TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
-                    Some(Ok(Some(ty))) if specs.len() == 1 => return Ok(Some(*ty)),
-                    Some(Ok(None)) if specs.len() == 1 => return Ok(None),
+                    Some(Ok(layout)) if specs.len() == 1 => return Ok(layout.clone()),
                     Some(Err(FrontError::Unsupported { what, .. })) => {
                         let what = format!("{what} (through typedef `{}`)", n.node.name);
                         return Err(self.unsupported(span, what));
@@ -71,7 +120,107 @@ impl<'a> Lowerer<'a> {
             (_, 1) => CType::int(long_width, !unsigned),
             _ => CType::int(64, !unsigned),
         };
-        Ok(Some(ty))
+        Ok(Some(Layout::Scalar(ty)))
+    }
+
+    /// The struct type a specifier names (defined by [`Self::define_records`]).
+    fn record_of(&self, st: &Node<StructType>) -> Result<Rc<Record>> {
+        if st.node.kind.node == StructKind::Union {
+            return Err(self.unsupported(st.span, "unions"));
+        }
+        let key = match (&st.node.declarations, &st.node.identifier) {
+            (Some(_), _) | (None, None) => TagKey::At(st.span.start),
+            (None, Some(tag)) => TagKey::Tag(tag.node.name.clone()),
+        };
+        match self.records.get(&key) {
+            Some(Ok(r)) => Ok(r.clone()),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(self.unsupported(st.span, "a struct type not defined before")),
+        }
+    }
+
+    /// Defines the struct types that `specs` define (nested ones first).
+    fn define_records(&mut self, specs: &[&'a TypeSpecifier], span: Span) {
+        for s in specs {
+            let TypeSpecifier::Struct(st) = s else {
+                continue;
+            };
+            let Some(declarations) = &st.node.declarations else {
+                continue; // a use of a tag, or a forward declaration
+            };
+            let tag = st.node.identifier.as_ref().map(|t| t.node.name.clone());
+            let record = if st.node.kind.node == StructKind::Union {
+                Err(self.unsupported(st.span, "unions"))
+            } else {
+                self.fields(declarations, span).map(|fields| {
+                    Rc::new(Record {
+                        tag: tag.clone().unwrap_or_else(|| "<anonymous>".into()),
+                        fields,
+                    })
+                })
+            };
+            if let Some(tag) = tag {
+                self.records.insert(TagKey::Tag(tag), record.clone());
+            }
+            self.records.insert(TagKey::At(st.span.start), record);
+        }
+    }
+
+    /// The fields of a struct definition.
+    fn fields(
+        &mut self,
+        declarations: &'a [Node<StructDeclaration>],
+        span: Span,
+    ) -> Result<Vec<(String, Layout)>> {
+        let mut fields: Vec<(String, Layout)> = Vec::new();
+        for d in declarations {
+            let StructDeclaration::Field(f) = &d.node else {
+                return Err(self.unsupported(d.span, "_Static_assert"));
+            };
+            let specs: Vec<&TypeSpecifier> = (f.node.specifiers.iter())
+                .filter_map(|s| match &s.node {
+                    SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                    _ => None,
+                })
+                .collect();
+            self.define_records(&specs, span);
+            if f.node.declarators.is_empty() {
+                return Err(self.unsupported(f.span, "anonymous members"));
+            }
+            for sd in &f.node.declarators {
+                if sd.node.bit_width.is_some() {
+                    return Err(self.unsupported(sd.span, "bit-fields"));
+                }
+                let Some(declarator) = &sd.node.declarator else {
+                    return Err(self.unsupported(sd.span, "anonymous members"));
+                };
+                let name = name_of(&declarator.node).unwrap_or("?").to_string();
+                let shape = self.shape(declarator)?;
+                if let Shape::Pointer = shape {
+                    return Err(self.unsupported(sd.span, format!("pointers (member `{name}`)")));
+                }
+                let Some(base) = self.base_layout(&specs, f.span)? else {
+                    return Err(self.unsupported(f.span, "a void member"));
+                };
+                let layout = match shape {
+                    Shape::Scalar | Shape::Pointer => base,
+                    Shape::Array(dims) => {
+                        let Some(dims) = dims.into_iter().collect::<Option<Vec<usize>>>() else {
+                            return Err(self.unsupported(sd.span, "a flexible array member"));
+                        };
+                        array_layout(base, &dims)
+                    }
+                };
+                if fields.iter().any(|(n, _)| *n == name) {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: a second member `{name}`",
+                        self.line(sd.span)
+                    )));
+                }
+                fields.push((name, layout));
+            }
+        }
+        Ok(fields)
     }
 
     /// Defines the enumerations that `specs` declare: their constants in
@@ -88,8 +237,8 @@ impl<'a> Lowerer<'a> {
                 continue; // a use of a tag, or a forward declaration
             }
             let key = match &e.node.identifier {
-                Some(tag) => EnumKey::Tag(tag.node.name.clone()),
-                None => EnumKey::At(e.span.start),
+                Some(tag) => TagKey::Tag(tag.node.name.clone()),
+                None => TagKey::At(e.span.start),
             };
             let (mut next, mut negative) = (0i128, false);
             let mut failed = None;
@@ -154,6 +303,52 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Defines the enumerations and struct types that `specs` define.
+    pub(super) fn define_types(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        span: Span,
+    ) -> Result<()> {
+        self.define_enums(specs)?;
+        let ts: Vec<&TypeSpecifier> = (specs.iter())
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            })
+            .collect();
+        self.define_records(&ts, span);
+        Ok(())
+    }
+
+    /// The type a declaration's specifiers name (None: `void`).
+    pub(super) fn declared_layout(
+        &self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        span: Span,
+    ) -> Result<Option<Layout>> {
+        let ts: Vec<&TypeSpecifier> = (specs.iter())
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            })
+            .collect();
+        self.base_layout(&ts, span)
+    }
+
+    /// The type of an object whose declarator has `shape` over `base`.
+    pub(super) fn object_layout(&self, base: Layout, shape: &Shape, span: Span) -> Result<Layout> {
+        match shape {
+            Shape::Scalar => Ok(base),
+            Shape::Pointer => Err(self.unsupported(span, "pointers")),
+            Shape::Array(dims) => {
+                let Some(dims) = dims.iter().copied().collect::<Option<Vec<usize>>>() else {
+                    return Err(self.unsupported(span, "an array without a size"));
+                };
+                Ok(array_layout(base, &dims))
+            }
+        }
+    }
+
     pub(super) fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
         let is_function = d.node.declarators.iter().any(|i| {
             i.node.declarator.node.derived.iter().any(|x| {
@@ -166,7 +361,7 @@ impl<'a> Lowerer<'a> {
         let typedef = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
-        self.define_enums(&d.node.specifiers)?;
+        self.define_types(&d.node.specifiers, d.span)?;
         // Prototypes (the calls decide) and bare tag declarations (`struct s {…};`).
         if is_function || d.node.declarators.is_empty() {
             return Ok(());
@@ -176,12 +371,26 @@ impl<'a> Lowerer<'a> {
             // unsupported one is refused only where it is used.
             for init in &d.node.declarators {
                 let declarator = &init.node.declarator;
-                let ty = self
-                    .check_declarator(declarator)
-                    .and_then(|()| self.declared_type(&d.node.specifiers, d.span));
-                if let Some(name) = name_of(&declarator.node) {
-                    self.typedefs.insert(name.to_string(), ty);
+                let Some(name) = name_of(&declarator.node) else {
+                    continue;
+                };
+                let shape = self.shape(declarator);
+                if let (Ok(Shape::Scalar), Some(tag)) = (&shape, forward_tag(&d.node.specifiers)) {
+                    // `typedef struct s s;` before `struct s {…}`: resolved when used.
+                    self.typedef_tags.insert(name.to_string(), tag);
+                    continue;
                 }
+                let layout = shape.and_then(|shape| {
+                    if let Shape::Pointer = shape {
+                        return Err(self.unsupported(declarator.span, "pointers"));
+                    }
+                    match self.declared_layout(&d.node.specifiers, d.span)? {
+                        None if matches!(shape, Shape::Scalar) => Ok(None),
+                        None => Err(self.unsupported(d.span, "an array of void")),
+                        Some(base) => self.object_layout(base, &shape, declarator.span).map(Some),
+                    }
+                });
+                self.typedefs.insert(name.to_string(), layout);
             }
             return Ok(());
         }
@@ -189,20 +398,17 @@ impl<'a> Lowerer<'a> {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Extern)
         });
         let declared = self
-            .declared_type(&d.node.specifiers, d.span)
-            .and_then(|ty| {
+            .declared_layout(&d.node.specifiers, d.span)
+            .and_then(|base| {
                 let mut shapes = Vec::new();
                 for init in &d.node.declarators {
                     let shape = self.shape(&init.node.declarator)?;
-                    match (shape, &init.node.initializer) {
-                        (Shape::Pointer, _) => return Err(self.unsupported(init.span, "pointers")),
-                        (Shape::Array(None), None) => {
-                            return Err(self.unsupported(init.span, "an array without a size"))
-                        }
-                        _ => shapes.push(shape),
+                    if let Shape::Pointer = shape {
+                        return Err(self.unsupported(init.span, "pointers"));
                     }
+                    shapes.push(shape);
                 }
-                Ok((ty, shapes))
+                Ok((base, shapes))
             });
         if let (true, Err(e)) = (is_extern, &declared) {
             for init in &d.node.declarators {
@@ -212,7 +418,7 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(());
         }
-        let (Some(ty), shapes) = declared? else {
+        let (Some(base), shapes) = declared? else {
             return Err(self.unsupported(d.span, "a void variable"));
         };
         for (init, shape) in d.node.declarators.iter().zip(shapes) {
@@ -221,27 +427,21 @@ impl<'a> Lowerer<'a> {
                 .to_string();
             // Globals start at zero unless initialised.
             let initializer = init.node.initializer.as_ref();
-            let binding = self.declare(&name, ty, shape, initializer, true, d.span)?;
+            let binding = self.declare(&name, base.clone(), shape, initializer, true, d.span)?;
             self.scopes[0].insert(name, binding);
         }
         Ok(())
     }
 
-    pub(super) fn initializer(&mut self, i: &'a Node<Initializer>, ty: CType) -> Result<Term> {
-        match &i.node {
-            Initializer::Expression(e) => {
-                let (v, from) = self.expr(e)?;
-                Ok(self.num.convert(&mut self.cfa.terms, v, from, ty))
-            }
-            Initializer::List(_) => Err(self.unsupported(i.span, "initializer lists")),
-        }
-    }
-
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<(Term, CType)> {
         match self.binding(name) {
             Some(Binding::Scalar(var, ty)) => return Ok((*var, *ty)),
-            Some(Binding::Array(..)) => {
+            Some(Binding::Object(_, Layout::Array(..))) => {
                 let what = format!("the array `{name}` used as a pointer");
+                return Err(self.unsupported(span, what));
+            }
+            Some(Binding::Object(_, layout)) => {
+                let what = format!("{} (`{name}`) used as a value here", layout.describe());
                 return Err(self.unsupported(span, what));
             }
             Some(Binding::Pointer) => {
@@ -265,7 +465,7 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
-        self.define_enums(&d.node.specifiers)?;
+        self.define_types(&d.node.specifiers, d.span)?;
         for init in &d.node.declarators {
             let declarator = &init.node.declarator;
             if (declarator.node.derived.iter())
@@ -288,13 +488,13 @@ impl<'a> Lowerer<'a> {
                 scope.insert(name, Binding::Pointer);
                 continue;
             }
-            let Some(ty) = self.declared_type(&d.node.specifiers, d.span)? else {
+            let Some(base) = self.declared_layout(&d.node.specifiers, d.span)? else {
                 return Err(self.unsupported(d.span, "a void variable"));
             };
             // An uninitialised local holds an indeterminate value each time.
             let binding = self.declare(
                 &name,
-                ty,
+                base,
                 shape,
                 init.node.initializer.as_ref(),
                 false,
@@ -306,45 +506,51 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// What a declarator declares: a scalar, an array of a constant number
-    /// of elements (`[]` takes the initializer's count), or a pointer.
+    /// What a declarator declares: a scalar, an array of constant
+    /// dimensions (a first `[]` takes the initializer's count), or a pointer.
     pub(super) fn shape(&mut self, d: &'a Node<Declarator>) -> Result<Shape> {
         if let DeclaratorKind::Declarator(inner) = &d.node.kind.node {
             if !inner.node.derived.is_empty() {
                 return Err(self.unsupported(d.span, "a parenthesized declarator"));
             }
         }
-        match &d.node.derived[..] {
-            [] => Ok(Shape::Scalar),
-            all if all
-                .iter()
-                .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_))) =>
-            {
-                Ok(Shape::Pointer)
-            }
-            [one] => match &one.node {
-                DerivedDeclarator::Array(a) => match &a.node.size {
-                    ArraySize::Unknown => Ok(Shape::Array(None)),
-                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                        let n = self.constant_of(e).filter(|&n| n >= 0).ok_or_else(|| {
-                            self.unsupported(e.span, "an array whose size is not a constant")
-                        })?;
-                        // Beyond usize it is beyond the limit too.
-                        Ok(Shape::Array(Some(usize::try_from(n).unwrap_or(usize::MAX))))
-                    }
-                    ArraySize::VariableUnknown => {
-                        Err(self.unsupported(one.span, "an array of unspecified size `[*]`"))
-                    }
-                },
-                _ => Err(self.unsupported(one.span, "this declarator")),
-            },
-            [_, second, ..] if matches!(second.node, DerivedDeclarator::Array(_)) => {
-                Err(self.unsupported(second.span, "multi-dimensional arrays"))
-            }
-            [first, ..] => {
-                Err(self.unsupported(first.span, "arrays of pointers or pointers to arrays"))
-            }
+        let derived = &d.node.derived;
+        if derived.is_empty() {
+            return Ok(Shape::Scalar);
         }
+        if (derived.iter()).all(|x| matches!(x.node, DerivedDeclarator::Pointer(_))) {
+            return Ok(Shape::Pointer);
+        }
+        let mut dims = Vec::new();
+        for (k, one) in derived.iter().enumerate() {
+            let DerivedDeclarator::Array(a) = &one.node else {
+                let what = match one.node {
+                    DerivedDeclarator::Pointer(_) => "arrays of pointers or pointers to arrays",
+                    _ => "this declarator",
+                };
+                return Err(self.unsupported(one.span, what));
+            };
+            dims.push(match &a.node.size {
+                ArraySize::Unknown if k == 0 => None,
+                ArraySize::Unknown => {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: an inner array dimension without a size",
+                        self.line(one.span)
+                    )))
+                }
+                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                    let n = self.constant_of(e).filter(|&n| n >= 0).ok_or_else(|| {
+                        self.unsupported(e.span, "an array whose size is not a constant")
+                    })?;
+                    // Beyond usize it is beyond the limit too.
+                    Some(usize::try_from(n).unwrap_or(usize::MAX))
+                }
+                ArraySize::VariableUnknown => {
+                    return Err(self.unsupported(one.span, "an array of unspecified size `[*]`"))
+                }
+            });
+        }
+        Ok(Shape::Array(dims))
     }
 
     /// The value of a constant expression, if it is one (an array's size).
@@ -371,81 +577,5 @@ impl<'a> Lowerer<'a> {
             Value::Num(r) => r.is_int().then(|| r.numer()),
             _ => None,
         }
-    }
-
-    /// Declares a variable of `shape` whose elements have type `ty`, with
-    /// its initial value: the initializer's, else zero (`zero`, for
-    /// globals: C11 6.7.9p10) or indeterminate (a havoc). An array's
-    /// elements not named by its initializer list are zero (C11 6.7.9p21).
-    pub(super) fn declare(
-        &mut self,
-        name: &str,
-        ty: CType,
-        shape: Shape,
-        initializer: Option<&'a Node<Initializer>>,
-        zero: bool,
-        span: Span,
-    ) -> Result<Binding> {
-        let Shape::Array(size) = shape else {
-            let var = self.new_var(name, ty);
-            let command = match initializer {
-                Some(i) => Command::Assign(var, self.initializer(i, ty)?),
-                None if zero => Command::Assign(var, self.num.constant(&mut self.cfa.terms, 0, ty)),
-                None => Command::Havoc(var),
-            };
-            self.emit(command, span);
-            return Ok(Binding::Scalar(var, ty));
-        };
-        let items: &[Node<InitializerListItem>] = match initializer.map(|i| &i.node) {
-            Some(Initializer::List(items)) => items,
-            Some(Initializer::Expression(_)) => {
-                let i = initializer.expect("initializer");
-                return Err(self.unsupported(i.span, "an array initialised by an expression"));
-            }
-            None => &[],
-        };
-        let n = match size {
-            Some(n) => n,
-            None if initializer.is_some() => items.len(),
-            None => {
-                return Err(self.unsupported(span, format!("the array `{name}` without a size")))
-            }
-        };
-        if n == 0 || n > MAX_ARRAY_ELEMENTS {
-            let what = format!(
-                "an array of {n} elements (`{name}`; invar takes 1 to {MAX_ARRAY_ELEMENTS})"
-            );
-            return Err(self.unsupported(span, what));
-        }
-        if items.len() > n {
-            return Err(FrontError::Syntax(format!(
-                "{}: {} initializers for the {n} elements of `{name}`",
-                self.line(items[n].span),
-                items.len()
-            )));
-        }
-        let mut values = Vec::with_capacity(n);
-        for item in items {
-            if !item.node.designation.is_empty() {
-                return Err(self.unsupported(item.span, "designated initializers"));
-            }
-            values.push(Some(self.initializer(&item.node.initializer, ty)?));
-        }
-        // With an initializer list (or a global), the rest is zero.
-        let rest_zero = zero || initializer.is_some();
-        let zero_value = self.num.constant(&mut self.cfa.terms, 0, ty);
-        values.resize(n, rest_zero.then_some(zero_value));
-        let mut elements = Vec::with_capacity(n);
-        let mut commands = Vec::with_capacity(n);
-        for (k, value) in values.into_iter().enumerate() {
-            let var = self.new_var(&format!("{name}[{k}]"), ty);
-            commands.push(match value {
-                Some(v) => Command::Assign(var, v),
-                None => Command::Havoc(var),
-            });
-            elements.push(var);
-        }
-        self.emit(Command::Seq(commands), span);
-        Ok(Binding::Array(elements.into(), ty))
     }
 }

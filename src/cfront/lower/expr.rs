@@ -1,6 +1,7 @@
 //! Expressions: integer constants, operators with C's promotions and
 //! conversions, bit-precisely (or over the integers), and their side effects.
 
+use super::layout::Layout;
 use super::*;
 
 impl<'a> Lowerer<'a> {
@@ -156,6 +157,12 @@ impl<'a> Lowerer<'a> {
                 }
             }
             Expression::UnaryOperator(u) => self.unary(u, e.span),
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let Some(place) = self.place(e)? else {
+                    return Err(self.unsupported(e.span, "indexing something other than an array"));
+                };
+                self.read(&place, e.span)
+            }
             Expression::BinaryOperator(b) => self.binary(b, e.span),
             Expression::Conditional(c) => {
                 let pure = !may_branch(&c.node.then_expression.node)
@@ -203,7 +210,10 @@ impl<'a> Lowerer<'a> {
                 last.ok_or_else(|| self.unsupported(e.span, "an empty comma expression"))
             }
             Expression::StringLiteral(_) => Err(self.unsupported(e.span, "string literals")),
-            Expression::Member(_) => Err(self.unsupported(e.span, "structs and unions")),
+            Expression::Member(_) => {
+                let place = self.place(e)?.expect("a member is a place or refused");
+                self.read(&place, e.span)
+            }
             Expression::SizeOfTy(t) => {
                 let name = &t.node.0;
                 let specs: Vec<&TypeSpecifier> = (name.node.specifiers.iter())
@@ -212,26 +222,23 @@ impl<'a> Lowerer<'a> {
                         _ => None,
                     })
                     .collect();
-                if let Some(d) = &name.node.declarator {
-                    self.check_declarator(d)?;
-                }
-                match self.base_type(&specs, e.span)? {
-                    Some(ty) => Ok(self.size_of(ty, 1)),
-                    None => Err(self.unsupported(e.span, "sizeof(void)")),
-                }
+                let Some(base) = self.base_layout(&specs, e.span)? else {
+                    return Err(self.unsupported(e.span, "sizeof(void)"));
+                };
+                let layout = match &name.node.declarator {
+                    Some(d) => {
+                        let shape = self.shape(d)?;
+                        self.object_layout(base, &shape, d.span)?
+                    }
+                    None => base,
+                };
+                Ok(self.size_of(&layout))
             }
             Expression::SizeOfVal(v) => {
                 // The operand is not evaluated (C11 6.5.3.4p2): only its type counts.
                 let operand = &v.node.0;
-                if let Some((elements, ty)) = self.array_of(operand) {
-                    return Ok(self.size_of(ty, elements.len()));
-                }
-                if let Expression::BinaryOperator(b) = &operand.node {
-                    if b.node.operator.node == BinaryOperator::Index {
-                        if let Some((_, ty)) = self.array_of(&b.node.lhs) {
-                            return Ok(self.size_of(ty, 1));
-                        }
-                    }
+                if let Some(layout) = self.layout_of(operand) {
+                    return Ok(self.size_of(&layout));
                 }
                 if has_side_effects(&v.node.0.node) {
                     return Err(
@@ -240,24 +247,20 @@ impl<'a> Lowerer<'a> {
                 }
                 let never = self.cfa.terms.bool(false);
                 let (_, ty) = self.guarded(never, |l| l.expr(&v.node.0))?;
-                Ok(self.size_of(ty, 1))
+                Ok(self.size_of(&Layout::Scalar(ty)))
             }
             _ => Err(self.unsupported(e.span, "this expression")),
         }
     }
 
-    /// `sizeof` `count` objects of a scalar type (an array of them): their
-    /// bytes, as a `size_t` (`unsigned long`).
-    pub(super) fn size_of(&mut self, ty: CType, count: usize) -> (Term, CType) {
+    /// `sizeof` an object of the given type: its bytes, as a `size_t`
+    /// (`unsigned long`).
+    pub(super) fn size_of(&mut self, layout: &Layout) -> (Term, CType) {
         let size_t = CType::int(if self.options.lp64 { 64 } else { 32 }, false);
-        let bytes = if ty.boolean {
-            1
-        } else {
-            i128::from(ty.width / 8)
-        };
+        let (bytes, _) = layout.size_align(self.options.lp64);
         (
             self.num
-                .constant(&mut self.cfa.terms, bytes * count as i128, size_t),
+                .constant(&mut self.cfa.terms, bytes as i128, size_t),
             size_t,
         )
     }
@@ -271,7 +274,8 @@ impl<'a> Lowerer<'a> {
         let op = u.node.operator.node.clone();
         match op {
             PreIncrement | PreDecrement | PostIncrement | PostDecrement => {
-                let (old, ty) = self.expr(&u.node.operand)?;
+                let target = self.lvalue(&u.node.operand)?;
+                let (old, ty) = self.load(&target, span)?;
                 let old = if matches!(op, PostIncrement | PostDecrement) {
                     self.stabilize((old, ty), span).0
                 } else {
@@ -289,7 +293,7 @@ impl<'a> Lowerer<'a> {
                     (false, true) => Op::Sub,
                 };
                 let new = self.cfa.terms.mk(arith, &[wide, one]);
-                let (var, vty) = self.assign_to(&u.node.operand, new, p, span)?;
+                let (var, vty) = self.store(&target, new, p, span)?;
                 Ok(if matches!(op, PreIncrement | PreDecrement) {
                     (var, vty)
                 } else {
@@ -438,6 +442,20 @@ impl<'a> Lowerer<'a> {
         let op = b.node.operator.node.clone();
         match op {
             Assign => {
+                if let Some(to) = self
+                    .layout_of(&b.node.lhs)
+                    .filter(|l| !matches!(l, Layout::Scalar(_)))
+                {
+                    // A struct assignment: its value is not read here.
+                    let (Some(to), Some(from)) =
+                        (self.place(&b.node.lhs)?, self.place(&b.node.rhs)?)
+                    else {
+                        let what = format!("assigning this to {}", to.describe());
+                        return Err(self.unsupported(span, what));
+                    };
+                    self.copy(&to, &from, span)?;
+                    return Ok(self.no_value());
+                }
                 let (v, ty) = self.expr(&b.node.rhs)?;
                 self.assign_to(&b.node.lhs, v, ty, span)
             }
@@ -476,27 +494,10 @@ impl<'a> Lowerer<'a> {
             | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor
             | AssignBitwiseOr => {
                 let rhs = self.expr(&b.node.rhs)?;
-                let lhs = self.expr(&b.node.lhs)?;
+                let target = self.lvalue(&b.node.lhs)?;
+                let lhs = self.load(&target, span)?;
                 let (v, ty) = self.arith(&op, lhs, rhs, span)?;
-                self.assign_to(&b.node.lhs, v, ty, span)
-            }
-            Index => {
-                let Some((elements, ty)) = self.array_of(&b.node.lhs) else {
-                    return Err(self.unsupported(span, "indexing something other than an array"));
-                };
-                let value = match self.index(&elements, &b.node.rhs, span)? {
-                    ArrayIndex::Constant(k) => elements[k],
-                    ArrayIndex::Variable(i, ity) => {
-                        let mut value = elements[elements.len() - 1];
-                        for k in (0..elements.len() - 1).rev() {
-                            let at = self.num.constant(&mut self.cfa.terms, k as i128, ity);
-                            let here = self.cfa.terms.eq(i, at);
-                            value = self.cfa.terms.mk(Op::Ite, &[here, elements[k], value]);
-                        }
-                        value
-                    }
-                };
-                Ok((value, ty))
+                self.store(&target, v, ty, span)
             }
             _ => {
                 let mut lhs = self.expr(&b.node.lhs)?;

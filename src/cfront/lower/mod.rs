@@ -3,10 +3,12 @@
 //! conversions, calls to defined functions are inlined, and the SV-COMP
 //! intrinsics become havocs, assumptions and jumps to the error location.
 
-mod arrays;
 mod calls;
 mod decl;
 mod expr;
+mod init;
+mod layout;
+mod place;
 mod stmt;
 mod switch;
 mod undefined;
@@ -66,11 +68,12 @@ pub struct LoopHead {
 pub const MAX_ARRAY_ELEMENTS: usize = 1024;
 
 /// What a declarator declares (see [`Lowerer::shape`]).
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 enum Shape {
     Scalar,
-    /// An array; None: its size comes from the initializer.
-    Array(Option<usize>),
+    /// An array of the given dimensions, outermost first; a first one of
+    /// None takes its size from the initializer.
+    Array(Vec<Option<usize>>),
     Pointer,
 }
 
@@ -87,8 +90,8 @@ enum ArrayIndex {
 enum Binding {
     /// A scalar variable.
     Scalar(Term, CType),
-    /// An array, scalarized: one variable per element.
-    Array(std::rc::Rc<[Term]>, CType),
+    /// An array or a struct, scalarized: one variable per scalar leaf.
+    Object(std::rc::Rc<[Term]>, layout::Layout),
     /// A local pointer. Assigning it a side-effect-free value is dropped (a
     /// pointer nobody reads changes nothing); any other use is refused.
     Pointer,
@@ -115,7 +118,10 @@ struct Lowerer<'a> {
     switches: Vec<HashMap<usize, Loc>>,
     /// The integer type of each enumeration, by tag, and of each anonymous
     /// one, by the offset where its specifier starts.
-    enums: HashMap<EnumKey, Result<CType>>,
+    enums: HashMap<TagKey, Result<CType>>,
+    /// The struct types, keyed as enumerations are, or why one is refused
+    /// where it is used.
+    records: HashMap<TagKey, Result<std::rc::Rc<layout::Record>>>,
     /// The current function instance: labels, pending gotos, exit and return slot.
     frames: Vec<Frame>,
     cur: Loc,
@@ -129,8 +135,12 @@ struct Lowerer<'a> {
     /// (the left of `&&`, `||`, the condition of `?:`): its definedness is
     /// assumed under them ([`Lowerer::defined_only_if`]).
     guards: Vec<Term>,
-    /// Global typedefs: the scalar type named, or why it is refused when used.
-    typedefs: HashMap<String, Result<Option<CType>>>,
+    /// Global typedefs: the type named (None: void), or why it is refused
+    /// when used.
+    typedefs: HashMap<String, Result<Option<layout::Layout>>>,
+    /// Global typedefs of a struct tag named before its members
+    /// (`typedef struct s s;`): the tag, resolved where the name is used.
+    typedef_tags: HashMap<String, String>,
     /// Extern globals of unsupported types (from headers): refused when used.
     refused: HashMap<String, FrontError>,
     /// See [`Program::loop_heads`].
@@ -141,10 +151,10 @@ struct Lowerer<'a> {
     main_start: Option<SourcePoint>,
 }
 
-/// How an enumeration type is named: by its tag, or, without one, by where
-/// its specifier starts.
+/// How an enumeration or struct type is named: by its tag, or, without
+/// one, by where its specifier starts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum EnumKey {
+enum TagKey {
     Tag(String),
     At(usize),
 }
@@ -261,6 +271,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         loops: Vec::new(),
         switches: Vec::new(),
         enums: HashMap::new(),
+        records: HashMap::new(),
         frames: Vec::new(),
         cur: init,
         sink,
@@ -269,6 +280,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         out_of_bounds: None,
         guards: Vec::new(),
         typedefs: HashMap::new(),
+        typedef_tags: HashMap::new(),
         refused: HashMap::new(),
         loop_heads: Vec::new(),
         error_calls: Vec::new(),

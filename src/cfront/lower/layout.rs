@@ -1,0 +1,111 @@
+//! The types of objects: scalars, arrays and structs, each object kept as
+//! its scalar leaves in order (an array of structs is its elements' fields
+//! one after the other), and their sizes in bytes as gcc lays them out for
+//! x86 (`-m32` under ILP32, x86-64 under LP64).
+
+use super::*;
+use std::rc::Rc;
+
+/// The type of an object whose leaves are scalars.
+#[derive(Clone, Debug)]
+pub(super) enum Layout {
+    Scalar(CType),
+    Array(Rc<Layout>, usize),
+    Struct(Rc<Record>),
+}
+
+/// A struct type: its fields in order.
+#[derive(Debug)]
+pub(super) struct Record {
+    /// The tag, or `struct` for an anonymous one (messages only).
+    pub(super) tag: String,
+    pub(super) fields: Vec<(String, Layout)>,
+}
+
+impl Layout {
+    /// How many scalars the object holds.
+    pub(super) fn leaves(&self) -> usize {
+        match self {
+            Layout::Scalar(_) => 1,
+            Layout::Array(element, n) => element.leaves().saturating_mul(*n),
+            Layout::Struct(r) => r.fields.iter().map(|(_, f)| f.leaves()).sum(),
+        }
+    }
+
+    /// The scalar type of each leaf, in order.
+    pub(super) fn leaf_types(&self, out: &mut Vec<CType>) {
+        match self {
+            Layout::Scalar(ty) => out.push(*ty),
+            Layout::Array(element, n) => {
+                for _ in 0..*n {
+                    element.leaf_types(out);
+                }
+            }
+            Layout::Struct(r) => r.fields.iter().for_each(|(_, f)| f.leaf_types(out)),
+        }
+    }
+
+    /// The C name of each leaf of an object called `name` (`a[1].x`).
+    pub(super) fn leaf_names(&self, name: &str, out: &mut Vec<String>) {
+        match self {
+            Layout::Scalar(_) => out.push(name.to_string()),
+            Layout::Array(element, n) => {
+                for k in 0..*n {
+                    element.leaf_names(&format!("{name}[{k}]"), out);
+                }
+            }
+            Layout::Struct(r) => {
+                (r.fields.iter()).for_each(|(f, l)| l.leaf_names(&format!("{name}.{f}"), out))
+            }
+        }
+    }
+
+    /// Whether objects of the two types may be assigned to each other: the
+    /// same struct type (by identity), or scalars.
+    pub(super) fn same(&self, other: &Layout) -> bool {
+        match (self, other) {
+            (Layout::Struct(a), Layout::Struct(b)) => Rc::ptr_eq(a, b),
+            (Layout::Array(a, n), Layout::Array(b, m)) => n == m && a.same(b),
+            (Layout::Scalar(a), Layout::Scalar(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// The object's size and alignment in bytes. i386's System V ABI
+    /// aligns 8-byte scalars to 4 inside structs (gcc `-m32`:
+    /// `sizeof(struct { char c; long long x; })` is 12).
+    pub(super) fn size_align(&self, lp64: bool) -> (usize, usize) {
+        match self {
+            Layout::Scalar(ty) => {
+                let size = if ty.boolean {
+                    1
+                } else {
+                    (ty.width / 8) as usize
+                };
+                (size, if lp64 { size } else { size.min(4) })
+            }
+            Layout::Array(element, n) => {
+                let (size, align) = element.size_align(lp64);
+                (size.saturating_mul(*n), align)
+            }
+            Layout::Struct(r) => {
+                let (mut size, mut align) = (0usize, 1usize);
+                for (_, field) in &r.fields {
+                    let (s, a) = field.size_align(lp64);
+                    size = size.next_multiple_of(a).saturating_add(s);
+                    align = align.max(a);
+                }
+                (size.next_multiple_of(align), align)
+            }
+        }
+    }
+
+    /// The type's name in messages.
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Layout::Scalar(_) => "a scalar".into(),
+            Layout::Array(..) => "an array".into(),
+            Layout::Struct(r) => format!("`struct {}`", r.tag),
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Places: the objects that array elements and struct members designate,
+//! as the leaves they may start at. A constant path names one leaf range; a
+//! variable index gives one candidate per element, each under the condition
+//! that the index names it, so that a read is a multiplexer over the
+//! candidates and a write updates each candidate under its condition. An
+//! index out of bounds is undefined behaviour; see [`Lowerer::index`].
+
+use super::layout::Layout;
+use super::*;
+use std::rc::Rc;
+
+/// What an assignment may assign to: a scalar variable or a place.
+pub(super) enum Lvalue {
+    Var(Term, CType),
+    Place(Place),
+}
+
+/// Where an lvalue lies in an object.
+#[derive(Clone, Debug)]
+pub(super) struct Place {
+    /// The whole object's leaves.
+    pub(super) leaves: Rc<[Term]>,
+    /// The type of the designated subobject.
+    pub(super) layout: Layout,
+    /// Where the subobject may start, each under its condition (the
+    /// conditions are disjoint and one holds once the indices are in
+    /// bounds; a single candidate needs none).
+    pub(super) at: Vec<(Term, usize)>,
+}
+
+impl<'a> Lowerer<'a> {
+    /// The place `e` designates, if it is a variable holding an aggregate,
+    /// an element of an array or a member of a struct. Evaluates the indices.
+    pub(super) fn place(&mut self, e: &'a Node<Expression>) -> Result<Option<Place>> {
+        match &e.node {
+            Expression::Identifier(id) => {
+                let Some(Binding::Object(leaves, layout)) = self.binding(&id.node.name) else {
+                    return Ok(None);
+                };
+                let (leaves, layout) = (leaves.clone(), layout.clone());
+                let yes = self.cfa.terms.bool(true);
+                Ok(Some(Place {
+                    leaves,
+                    layout,
+                    at: vec![(yes, 0)],
+                }))
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let Some(array) = self.place(&b.node.lhs)? else {
+                    return Ok(None);
+                };
+                let Layout::Array(element, n) = array.layout.clone() else {
+                    let what = format!("indexing {}", array.layout.describe());
+                    return Err(self.unsupported(e.span, what));
+                };
+                let stride = element.leaves();
+                let mut at = Vec::new();
+                match self.index(n, &b.node.rhs, e.span)? {
+                    ArrayIndex::Constant(k) => {
+                        at.extend(array.at.iter().map(|&(g, p)| (g, p + k * stride)));
+                    }
+                    ArrayIndex::Variable(i, ity) => {
+                        // An index that reads the object is copied: writes
+                        // to the candidates come one after the other.
+                        let (i, _) = if self.reads_any(i, &array.leaves) {
+                            self.stabilize((i, ity), e.span)
+                        } else {
+                            (i, ity)
+                        };
+                        for k in 0..n {
+                            let c = self.num.constant(&mut self.cfa.terms, k as i128, ity);
+                            let here = self.cfa.terms.eq(i, c);
+                            for &(g, p) in &array.at {
+                                let both = self.cfa.terms.and_all(&[g, here]);
+                                at.push((both, p + k * stride));
+                            }
+                        }
+                    }
+                }
+                Ok(Some(Place {
+                    leaves: array.leaves,
+                    layout: (*element).clone(),
+                    at,
+                }))
+            }
+            Expression::Member(m) => {
+                if m.node.operator.node == MemberOperator::Indirect {
+                    return Err(self.unsupported(e.span, "pointers (`->`)"));
+                }
+                let Some(whole) = self.place(&m.node.expression)? else {
+                    return Err(self.unsupported(
+                        e.span,
+                        "a member of something other than a struct variable",
+                    ));
+                };
+                let Layout::Struct(record) = &whole.layout else {
+                    let what = format!("a member of {}", whole.layout.describe());
+                    return Err(self.unsupported(e.span, what));
+                };
+                let name = &m.node.identifier.node.name;
+                let mut offset = 0;
+                for (field, layout) in &record.fields {
+                    if field == name {
+                        return Ok(Some(Place {
+                            leaves: whole.leaves.clone(),
+                            layout: layout.clone(),
+                            at: (whole.at.iter()).map(|&(g, p)| (g, p + offset)).collect(),
+                        }));
+                    }
+                    offset += layout.leaves();
+                }
+                Err(FrontError::Syntax(format!(
+                    "{}: `struct {}` has no member `{name}`",
+                    self.line(m.node.identifier.span),
+                    record.tag
+                )))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The type of the object `e` designates, if it is an aggregate
+    /// variable, an element or a member, found without evaluating `e` (for
+    /// `sizeof`).
+    pub(super) fn layout_of(&self, e: &Node<Expression>) -> Option<Layout> {
+        match &e.node {
+            Expression::Identifier(id) => match self.binding(&id.node.name) {
+                Some(Binding::Object(_, layout)) => Some(layout.clone()),
+                _ => None,
+            },
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                match self.layout_of(&b.node.lhs)? {
+                    Layout::Array(element, _) => Some((*element).clone()),
+                    _ => None,
+                }
+            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+                let Layout::Struct(r) = self.layout_of(&m.node.expression)? else {
+                    return None;
+                };
+                let name = &m.node.identifier.node.name;
+                (r.fields.iter())
+                    .find(|(f, _)| f == name)
+                    .map(|(_, l)| l.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// What `e` designates as the target of an assignment.
+    pub(super) fn lvalue(&mut self, e: &'a Node<Expression>) -> Result<Lvalue> {
+        if let Some(place) = self.place(e)? {
+            return Ok(Lvalue::Place(place));
+        }
+        let Expression::Identifier(id) = &e.node else {
+            return Err(self.unsupported(e.span, "assignment to something other than a variable"));
+        };
+        let (var, ty) = self.lookup(&id.node.name, e.span)?;
+        if matches!(self.binding(&id.node.name), Some(Binding::Constant(_))) {
+            return Err(FrontError::Syntax(format!(
+                "{}: assignment to the enumeration constant `{}`",
+                self.line(e.span),
+                id.node.name
+            )));
+        }
+        Ok(Lvalue::Var(var, ty))
+    }
+
+    /// The value an lvalue holds.
+    pub(super) fn load(&mut self, lv: &Lvalue, span: Span) -> Result<(Term, CType)> {
+        match lv {
+            Lvalue::Var(var, ty) => Ok((*var, *ty)),
+            Lvalue::Place(place) => self.read(place, span),
+        }
+    }
+
+    /// Assigns `value` (of type `from`) to an lvalue: returns the value
+    /// assigned and its type.
+    pub(super) fn store(
+        &mut self,
+        lv: &Lvalue,
+        value: Term,
+        from: CType,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        match lv {
+            Lvalue::Var(var, ty) => {
+                let v = self.num.convert(&mut self.cfa.terms, value, from, *ty);
+                self.emit(Command::Assign(*var, v), span);
+                Ok((*var, *ty))
+            }
+            Lvalue::Place(place) => self.write(place, value, from, span),
+        }
+    }
+
+    /// `lhs = value`.
+    pub(super) fn assign_to(
+        &mut self,
+        lhs: &'a Node<Expression>,
+        value: Term,
+        from: CType,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let lv = self.lvalue(lhs)?;
+        self.store(&lv, value, from, span)
+    }
+
+    /// The value of leaf `j` of the subobject at `place`.
+    pub(super) fn read_leaf(&mut self, place: &Place, j: usize) -> Term {
+        let (&(_, last), rest) = place.at.split_last().expect("a place has a candidate");
+        let mut value = place.leaves[last + j];
+        for &(here, p) in rest.iter().rev() {
+            value = self
+                .cfa
+                .terms
+                .mk(Op::Ite, &[here, place.leaves[p + j], value]);
+        }
+        value
+    }
+
+    /// The value of a scalar place.
+    pub(super) fn read(&mut self, place: &Place, span: Span) -> Result<(Term, CType)> {
+        let Layout::Scalar(ty) = place.layout else {
+            let what = format!("{} used as a value here", place.layout.describe());
+            return Err(self.unsupported(span, what));
+        };
+        Ok((self.read_leaf(place, 0), ty))
+    }
+
+    /// The commands that give leaf `j` of the subobject at `place` the value `v`.
+    fn write_leaf(&mut self, place: &Place, j: usize, v: Term, out: &mut Vec<Command>) {
+        if let [(_, p)] = place.at[..] {
+            out.push(Command::Assign(place.leaves[p + j], v));
+            return;
+        }
+        for &(here, p) in &place.at {
+            let leaf = place.leaves[p + j];
+            let new = self.cfa.terms.mk(Op::Ite, &[here, v, leaf]);
+            out.push(Command::Assign(leaf, new));
+        }
+    }
+
+    /// Assigns `value` (of type `from`) to the scalar place: returns the
+    /// value assigned and its type.
+    pub(super) fn write(
+        &mut self,
+        place: &Place,
+        value: Term,
+        from: CType,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let Layout::Scalar(ty) = place.layout else {
+            let what = format!("assigning a scalar to {}", place.layout.describe());
+            return Err(self.unsupported(span, what));
+        };
+        let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
+        // The candidates are assigned one after the other.
+        let (v, _) = if place.at.len() > 1 && self.reads_any(v, &place.leaves) {
+            self.stabilize((v, ty), span)
+        } else {
+            (v, ty)
+        };
+        let mut commands = Vec::new();
+        self.write_leaf(place, 0, v, &mut commands);
+        self.emit(Command::Seq(commands), span);
+        Ok((v, ty))
+    }
+
+    /// The values of every leaf of the subobject at `place`, copied into
+    /// temporaries where they read `into` (assigned one after the other).
+    pub(super) fn leaf_values(&mut self, place: &Place, into: &[Term], span: Span) -> Vec<Term> {
+        let mut types = Vec::new();
+        place.layout.leaf_types(&mut types);
+        let mut values = Vec::with_capacity(types.len());
+        for (j, ty) in types.into_iter().enumerate() {
+            let v = self.read_leaf(place, j);
+            values.push(if self.reads_any(v, into) {
+                self.stabilize((v, ty), span).0
+            } else {
+                v
+            });
+        }
+        values
+    }
+
+    /// `to = from` for aggregates of the same type (a struct assignment).
+    pub(super) fn copy(&mut self, to: &Place, from: &Place, span: Span) -> Result<()> {
+        if !to.layout.same(&from.layout) {
+            let what = format!(
+                "assigning {} to {}",
+                from.layout.describe(),
+                to.layout.describe()
+            );
+            return Err(self.unsupported(span, what));
+        }
+        let values = self.leaf_values(from, &to.leaves, span);
+        let mut commands = Vec::new();
+        for (j, v) in values.into_iter().enumerate() {
+            self.write_leaf(to, j, v, &mut commands);
+        }
+        self.emit(Command::Seq(commands), span);
+        Ok(())
+    }
+
+    /// Whether `t` reads one of `vars`.
+    pub(super) fn reads_any(&self, t: Term, vars: &[Term]) -> bool {
+        let terms = &self.cfa.terms;
+        terms.topological(&[t]).iter().any(|x| vars.contains(x))
+    }
+
+    /// Evaluates an index into an array of `n` elements. Out of bounds
+    /// (undefined behaviour), the path goes to the error location with the
+    /// out-of-bounds flag set ([`Program::out_of_bounds`]); the index is
+    /// compared in 64 bits of its own signedness (or as an integer).
+    pub(super) fn index(
+        &mut self,
+        n: usize,
+        index: &'a Node<Expression>,
+        span: Span,
+    ) -> Result<ArrayIndex> {
+        let n = n as i128;
+        let (v, ty) = self.expr(index)?;
+        if let Some(k) = self.constant_value(v, ty).filter(|k| (0..n).contains(k)) {
+            return Ok(ArrayIndex::Constant(k as usize));
+        }
+        if !self.num.int && (ty.boolean || ty.width > 64) {
+            return Err(self.unsupported(index.span, "this type of array index"));
+        }
+        // (Under --int the signedness does not matter: integers compare as such.)
+        let wide = CType::int(64, ty.signed);
+        let i = self.num.convert(&mut self.cfa.terms, v, ty, wide);
+        let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
+        let size = self.num.constant(&mut self.cfa.terms, n, wide);
+        let (le, lt) = match (self.num.int, wide.signed) {
+            (true, _) => (Op::Le, Op::Lt),
+            (false, true) => (Op::BvSle, Op::BvSlt),
+            (false, false) => (Op::BvUle, Op::BvUlt),
+        };
+        let terms = &mut self.cfa.terms;
+        let above = terms.mk(le, &[zero, i]);
+        let below = terms.mk(lt, &[i, size]);
+        let inside = terms.mk(Op::And, &[above, below]);
+        let outside = terms.not(inside);
+        let flag = *self.out_of_bounds.get_or_insert_with(|| {
+            let flag = self.cfa.terms.var("out-of-bounds", Sort::Bool);
+            self.cfa.vars.push(flag);
+            flag
+        });
+        let set = self.cfa.terms.bool(true);
+        let trap = Command::Assume(outside).then(Command::Assign(flag, set));
+        self.cfa.add_edge(self.cur, trap, self.cfa.error);
+        let next = self.new_loc(span);
+        self.cfa.add_edge(self.cur, Command::Assume(inside), next);
+        self.cur = next;
+        Ok(ArrayIndex::Variable(i, wide))
+    }
+}
