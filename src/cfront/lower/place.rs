@@ -304,6 +304,7 @@ impl<'a> Lowerer<'a> {
 
     /// Whether `t` reads one of `vars`.
     pub(super) fn reads_any(&self, t: Term, vars: &[Term]) -> bool {
+        let vars: std::collections::HashSet<&Term> = vars.iter().collect();
         let terms = &self.cfa.terms;
         terms.topological(&[t]).iter().any(|x| vars.contains(x))
     }
