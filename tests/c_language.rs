@@ -140,6 +140,32 @@ int f(int x) {
 }",
         inputs: 0..=7,
     },
+    Case {
+        name: "pointers to one object: parameters bound to `&x`, `&s`, `&s.f` and arrays, local aliases",
+        source: "struct pt { int x, y; };
+int g[3] = {5, 6, 7};
+void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
+int sum(const int a[], int n) { return n == 4 ? a[0] + a[1] + a[2] + a[3] : a[0] + a[1] + a[2]; }
+void move(struct pt *p, int d) { p->x += d; (*p).y -= d; swap(&p->x, &p->y); }
+void scale(int m[][2], int k) { m[1][k & 1] *= 3; }
+int f(int x) {
+  int y = 2 * x - 1;
+  swap(&x, &y);
+  int arr[4] = {1, 2, 3, x};
+  int *q = arr;
+  q[2] += y;
+  int *e = &g[1];
+  *e = x;
+  struct pt p = {x, y};
+  move(&p, 3);
+  int *px = &p.x;
+  *px += sum(arr, 4);
+  int m[2][2] = {{1, 2}, {3, 4}};
+  scale(m, x);
+  return p.x * 1000 + p.y * 10 + sum(g, 3) + m[1][0] + m[1][1];
+}",
+        inputs: -4..=4,
+    },
 ];
 
 /// `f`'s value on every input, by gcc.
@@ -274,7 +300,10 @@ fn sizeof_follows_each_data_model() {
                         && sizeof(int[3][4]) == 48";
     for (flags, sizes) in [
         (&[][..], "sizeof(struct a) == 12 && sizeof(struct d) == 8"),
-        (&["--lp64"][..], "sizeof(struct a) == 16 && sizeof(struct d) == 16"),
+        (
+            &["--lp64"][..],
+            "sizeof(struct a) == 16 && sizeof(struct d) == 16",
+        ),
     ] {
         let claims = format!("{common_sizes} && {sizes}");
         let (answer, detail) = common::check_c(&program(&claims), &path, flags);
@@ -282,6 +311,49 @@ fn sizeof_follows_each_data_model() {
         let wrong = claims.replace("== 8 &&", "== 9 &&");
         let (answer, detail) = common::check_c(&program(&wrong), &path, flags);
         assert_eq!(answer, "false", "{detail}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Pointers that may point to more than one object, or are read as values,
+/// are refused by name (`unknown`), never guessed.
+#[test]
+fn pointers_beyond_one_object_are_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("invar-clang-ptr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ptr.c");
+    let head = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void) {}\n";
+    for (body, message) in [
+        (
+            "void inc(int *p) { p++; *p = 1; }\nint main(void) { int a[2]; inc(a); return 0; }",
+            "line 3: unsupported: pointers (parameter `p` assigned in `inc`)",
+        ),
+        (
+            "int main(void) { int a[4] = {0}; int i = __VERIFIER_nondet_int() & 3;\nint *p = &a[i]; *p = 1; return 0; }",
+            "line 4: unsupported: a pointer to an element chosen at run time",
+        ),
+        (
+            "void set(char *c) { *c = 1; }\nint main(void) { int x = 0; set(&x); if (x) reach_error(); return 0; }",
+            "line 3: unsupported: a pointer (`c`) to `char` that points to `int`",
+        ),
+        (
+            "int main(void) { int x = 0, y = 1; int *p = &x; if (x) p = &y; *p = 2; return 0; }",
+            "line 3: unsupported: pointers (`*` of this expression)",
+        ),
+        (
+            "void set(int *p) { if (p) *p = 1; }\nint main(void) { int x = 0; set(&x); return 0; }",
+            "line 3: unsupported: pointers (`p` read)",
+        ),
+    ] {
+        std::fs::write(&path, format!("{head}{body}\n")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+            .arg("check")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{body}: {stderr}");
+        assert!(stderr.contains(message), "{body}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,10 +3,12 @@
 use super::layout::Layout;
 use super::*;
 
-/// An argument's value: a scalar, or the leaves of a struct passed by value.
+/// An argument's value: a scalar, the leaves of a struct passed by value,
+/// or the one object a pointer points to.
 pub(super) enum Arg {
     Scalar(Term, CType),
     Leaves(Vec<Term>, Layout),
+    Alias(super::place::Target),
 }
 
 impl<'a> Lowerer<'a> {
@@ -37,6 +39,7 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             })
             .unwrap_or_default();
+        let assigned = super::alias::assigned_names(&f.statement);
         let mut k = 0;
         for p in params {
             let Some(decl) = &p.node.declarator else {
@@ -59,15 +62,27 @@ impl<'a> Lowerer<'a> {
                 }
                 continue;
             }
+            let pname = name_of(&decl.node).unwrap_or("?").to_string();
+            let shape = self.shape(decl)?;
+            if let Shape::Pointer | Shape::Array(_) = shape {
+                let Some(Arg::Alias(target)) = args.get(k) else {
+                    let what = format!("pointers (parameter `{pname}`)");
+                    return Err(self.unsupported(p.span, what));
+                };
+                if assigned.contains(&pname) {
+                    let what = format!("pointers (parameter `{pname}` assigned in `{name}`)");
+                    return Err(self.unsupported(p.span, what));
+                }
+                let pointee = self.pointee(&p.node.specifiers, decl, p.span)?;
+                let alias =
+                    self.bind_alias(pname.clone(), pointee.as_ref(), target.clone(), p.span)?;
+                self.scopes.last_mut().expect("scope").insert(pname, alias);
+                k += 1;
+                continue;
+            }
             let Some(base) = self.declared_layout(&p.node.specifiers, p.span)? else {
                 continue;
             };
-            let pname = name_of(&decl.node).unwrap_or("?").to_string();
-            let shape = self.shape(decl)?;
-            if let Shape::Array(_) = shape {
-                let what = format!("an array parameter (`{pname}`, a pointer)");
-                return Err(self.unsupported(p.span, what));
-            }
             let layout = self.object_layout(base, &shape, p.span)?;
             let Some(arg) = args.get(k) else {
                 return Err(
@@ -114,6 +129,7 @@ impl<'a> Lowerer<'a> {
             exit,
             ret,
             is_main,
+            assigned,
         });
         self.collect_labels(&f.statement);
         if let (true, Statement::Compound(items)) = (is_main, &f.statement.node) {
@@ -253,6 +269,10 @@ impl<'a> Lowerer<'a> {
             (_, Some(f)) => {
                 let mut args = Vec::new();
                 for a in &call.node.arguments {
+                    if let Some(target) = self.target_of(a)? {
+                        args.push(Arg::Alias(target));
+                        continue;
+                    }
                     match self.layout_of(a) {
                         Some(Layout::Scalar(_)) | None => {
                             let v = self.expr(a)?;

@@ -444,7 +444,7 @@ impl<'a> Lowerer<'a> {
                 let what = format!("{} (`{name}`) used as a value here", layout.describe());
                 return Err(self.unsupported(span, what));
             }
-            Some(Binding::Pointer) => {
+            Some(Binding::Pointer | Binding::Alias(_)) => {
                 return Err(self.unsupported(span, format!("pointers (`{name}` read)")))
             }
             Some(Binding::Constant(value)) => return Ok((*value, CType::INT)),
@@ -476,6 +476,19 @@ impl<'a> Lowerer<'a> {
             let name = name_of(&declarator.node).unwrap_or("?").to_string();
             let shape = self.shape(declarator)?;
             if let Shape::Pointer = shape {
+                let frame = self.frames.last().expect("frame");
+                if let (Some(Initializer::Expression(e)), false) = (
+                    init.node.initializer.as_ref().map(|i| &i.node),
+                    frame.assigned.contains(&name),
+                ) {
+                    if let Some(target) = self.target_of(e)? {
+                        let pointee = self.pointee(&d.node.specifiers, declarator, d.span)?;
+                        let alias =
+                            self.bind_alias(name.clone(), pointee.as_ref(), target, d.span)?;
+                        self.scopes.last_mut().expect("scope").insert(name, alias);
+                        continue;
+                    }
+                }
                 if let Some(i) = &init.node.initializer {
                     let Initializer::Expression(e) = &i.node else {
                         return Err(
@@ -504,6 +517,27 @@ impl<'a> Lowerer<'a> {
             scope.insert(name, binding);
         }
         Ok(())
+    }
+
+    /// What a pointer declarator (`T *p`) or an array parameter (`T a[]`,
+    /// `T m[][4]`) points to: None for `void` and for a pointer to a pointer.
+    pub(super) fn pointee(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        d: &'a Node<Declarator>,
+        span: Span,
+    ) -> Result<Option<Layout>> {
+        let Some(base) = self.declared_layout(specs, span)? else {
+            return Ok(None);
+        };
+        match self.shape(d)? {
+            Shape::Pointer if d.node.derived.len() == 1 => Ok(Some(base)),
+            Shape::Array(dims) => {
+                let inner: Option<Vec<usize>> = dims[1..].iter().copied().collect();
+                Ok(inner.map(|inner| array_layout(base, &inner)))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// What a declarator declares: a scalar, an array of constant

@@ -156,6 +156,10 @@ impl<'a> Lowerer<'a> {
                     None => Ok((v, from)), // (void) casts discard
                 }
             }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let place = self.place(e)?.expect("a dereference is a place or refused");
+                self.read(&place, e.span)
+            }
             Expression::UnaryOperator(u) => self.unary(u, e.span),
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let Some(place) = self.place(e)? else {

@@ -103,7 +103,17 @@ impl Layout {
     /// The type's name in messages.
     pub(super) fn describe(&self) -> String {
         match self {
-            Layout::Scalar(_) => "a scalar".into(),
+            Layout::Scalar(ty) if ty.boolean => "`_Bool`".into(),
+            Layout::Scalar(ty) => {
+                let name = match ty.width {
+                    8 => "char",
+                    16 => "short",
+                    32 => "int",
+                    _ => "long long",
+                };
+                let sign = if ty.signed { "" } else { "unsigned " };
+                format!("`{sign}{name}`")
+            }
             Layout::Array(..) => "an array".into(),
             Layout::Struct(r) => format!("`struct {}`", r.tag),
         }

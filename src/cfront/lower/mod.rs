@@ -3,6 +3,7 @@
 //! conversions, calls to defined functions are inlined, and the SV-COMP
 //! intrinsics become havocs, assumptions and jumps to the error location.
 
+mod alias;
 mod calls;
 mod decl;
 mod expr;
@@ -97,6 +98,8 @@ enum Binding {
     Pointer,
     /// An enumeration constant: its value, an `int` (C11 6.7.2.2p3).
     Constant(Term),
+    /// A pointer that can only point to one object.
+    Alias(place::Target),
 }
 
 type Result<T> = std::result::Result<T, FrontError>;
@@ -167,6 +170,8 @@ struct Frame {
     exit: Loc,
     ret: Option<(Term, CType)>,
     is_main: bool,
+    /// The names the function's body assigns or takes the address of.
+    assigned: std::collections::HashSet<String>,
 }
 
 fn name_of(declarator: &Declarator) -> Option<&str> {

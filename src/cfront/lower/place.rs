@@ -9,6 +9,24 @@ use super::layout::Layout;
 use super::*;
 use std::rc::Rc;
 
+/// What an alias points to: an object, or (`decayed`) the first element of
+/// an array object, as an array passed to a function is.
+#[derive(Clone, Debug)]
+pub(super) struct Target {
+    pub(super) place: Place,
+    pub(super) decayed: bool,
+}
+
+impl Target {
+    /// The type of what the pointer points to.
+    pub(super) fn pointee(&self) -> Layout {
+        match (&self.place.layout, self.decayed) {
+            (Layout::Array(element, _), true) => (**element).clone(),
+            (layout, _) => layout.clone(),
+        }
+    }
+}
+
 /// What an assignment may assign to: a scalar variable or a place.
 pub(super) enum Lvalue {
     Var(Term, CType),
@@ -45,9 +63,19 @@ impl<'a> Lowerer<'a> {
                     at: vec![(yes, 0)],
                 }))
             }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                match self.deref(&u.node.operand, false)? {
+                    Some(place) => Ok(Some(place)),
+                    None => Err(self.unsupported(e.span, "pointers (`*` of this expression)")),
+                }
+            }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                let Some(array) = self.place(&b.node.lhs)? else {
-                    return Ok(None);
+                let array = match self.place(&b.node.lhs)? {
+                    Some(array) => array,
+                    None => match self.deref(&b.node.lhs, true)? {
+                        Some(array) => array,
+                        None => return Ok(None),
+                    },
                 };
                 let Layout::Array(element, n) = array.layout.clone() else {
                     let what = format!("indexing {}", array.layout.describe());
@@ -84,14 +112,17 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             Expression::Member(m) => {
-                if m.node.operator.node == MemberOperator::Indirect {
-                    return Err(self.unsupported(e.span, "pointers (`->`)"));
-                }
-                let Some(whole) = self.place(&m.node.expression)? else {
-                    return Err(self.unsupported(
-                        e.span,
-                        "a member of something other than a struct variable",
-                    ));
+                let whole = if m.node.operator.node == MemberOperator::Indirect {
+                    self.deref(&m.node.expression, false)?.ok_or_else(|| {
+                        self.unsupported(e.span, "pointers (`->` of this expression)")
+                    })?
+                } else {
+                    self.place(&m.node.expression)?.ok_or_else(|| {
+                        self.unsupported(
+                            e.span,
+                            "a member of something other than a struct variable",
+                        )
+                    })?
                 };
                 let Layout::Struct(record) = &whole.layout else {
                     let what = format!("a member of {}", whole.layout.describe());
@@ -129,13 +160,23 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                if let Some(target) = self.alias_of(&b.node.lhs) {
+                    return Some(target.pointee());
+                }
                 match self.layout_of(&b.node.lhs)? {
                     Layout::Array(element, _) => Some((*element).clone()),
                     _ => None,
                 }
             }
-            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
-                let Layout::Struct(r) = self.layout_of(&m.node.expression)? else {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                Some(self.alias_of(&u.node.operand)?.pointee())
+            }
+            Expression::Member(m) => {
+                let whole = match m.node.operator.node {
+                    MemberOperator::Direct => self.layout_of(&m.node.expression)?,
+                    MemberOperator::Indirect => self.alias_of(&m.node.expression)?.pointee(),
+                };
+                let Layout::Struct(r) = whole else {
                     return None;
                 };
                 let name = &m.node.identifier.node.name;
@@ -143,6 +184,17 @@ impl<'a> Lowerer<'a> {
                     .find(|(f, _)| f == name)
                     .map(|(_, l)| l.clone())
             }
+            _ => None,
+        }
+    }
+
+    /// The alias `e` names, if it names one.
+    fn alias_of(&self, e: &Node<Expression>) -> Option<&Target> {
+        match &e.node {
+            Expression::Identifier(id) => match self.binding(&id.node.name) {
+                Some(Binding::Alias(target)) => Some(target),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -1,0 +1,194 @@
+//! Pointers that can only point to one object: a pointer parameter never
+//! assigned in its function, bound at an inlined call to `&x`, `&s.f`,
+//! `&a[2]` or an array `a`, and a local pointer initialised so and never
+//! assigned. Such a pointer is an alias of its target: `*p`, `p->f` and
+//! `p[i]` are places in the target, at the cost of a scalar access. Other
+//! pointers are refused (or, written and never read, dropped).
+
+use super::layout::Layout;
+use super::place::{Place, Target};
+use super::*;
+use std::collections::HashSet;
+
+/// The names a function body assigns, increments or takes the address of
+/// (a pointer among them may point to more than one object).
+pub(super) fn assigned_names(body: &Node<Statement>) -> HashSet<String> {
+    let mut expressions = Vec::new();
+    statement_expressions(&body.node, &mut expressions);
+    let names = std::cell::RefCell::new(HashSet::new());
+    let note = |e: &Expression| {
+        let target = match e {
+            Expression::BinaryOperator(b) if side_effect(e) => Some(&b.node.lhs),
+            Expression::UnaryOperator(u)
+                if side_effect(e) || u.node.operator.node == UnaryOperator::Address =>
+            {
+                Some(&u.node.operand)
+            }
+            _ => None,
+        };
+        if let Some(Expression::Identifier(id)) = target.map(|t| &t.node) {
+            names.borrow_mut().insert(id.node.name.clone());
+        }
+        false
+    };
+    for e in expressions {
+        any_subexpression(e, &note);
+    }
+    names.into_inner()
+}
+
+/// The expressions a statement evaluates, its substatements' included.
+fn statement_expressions<'b>(s: &'b Statement, out: &mut Vec<&'b Expression>) {
+    let declaration = |d: &'b Node<Declaration>, out: &mut Vec<&'b Expression>| {
+        for init in &d.node.declarators {
+            if let Some(Initializer::Expression(e)) =
+                init.node.initializer.as_ref().map(|i| &i.node)
+            {
+                out.push(&e.node);
+            }
+        }
+    };
+    match s {
+        Statement::Compound(items) => {
+            for item in items {
+                match &item.node {
+                    BlockItem::Declaration(d) => declaration(d, out),
+                    BlockItem::Statement(st) => statement_expressions(&st.node, out),
+                    BlockItem::StaticAssert(_) => {}
+                }
+            }
+        }
+        Statement::Expression(Some(e)) => out.push(&e.node),
+        Statement::Labeled(l) => statement_expressions(&l.node.statement.node, out),
+        Statement::If(i) => {
+            out.push(&i.node.condition.node);
+            statement_expressions(&i.node.then_statement.node, out);
+            if let Some(e) = &i.node.else_statement {
+                statement_expressions(&e.node, out);
+            }
+        }
+        Statement::Switch(sw) => {
+            out.push(&sw.node.expression.node);
+            statement_expressions(&sw.node.statement.node, out);
+        }
+        Statement::While(w) => {
+            out.push(&w.node.expression.node);
+            statement_expressions(&w.node.statement.node, out);
+        }
+        Statement::DoWhile(d) => {
+            out.push(&d.node.expression.node);
+            statement_expressions(&d.node.statement.node, out);
+        }
+        Statement::For(f) => {
+            match &f.node.initializer.node {
+                ForInitializer::Expression(e) => out.push(&e.node),
+                ForInitializer::Declaration(d) => declaration(d, out),
+                _ => {}
+            }
+            out.extend(f.node.condition.iter().map(|c| &c.node));
+            out.extend(f.node.step.iter().map(|c| &c.node));
+            statement_expressions(&f.node.statement.node, out);
+        }
+        Statement::Return(Some(e)) => out.push(&e.node),
+        _ => {}
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// The one object a pointer-valued expression points to, if it is
+    /// `&lvalue`, an array (which decays to its first element's address) or
+    /// an alias. A target chosen at run time (`&a[i]`) is refused: the
+    /// alias would read `i` when used, not when taken.
+    pub(super) fn target_of(&mut self, e: &'a Node<Expression>) -> Result<Option<Target>> {
+        let (place, decayed) = match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let operand = &u.node.operand;
+                let place = match self.place(operand)? {
+                    Some(place) => place,
+                    None => match &operand.node {
+                        Expression::Identifier(id) => match self.binding(&id.node.name) {
+                            Some(Binding::Scalar(var, ty)) => {
+                                let (var, ty) = (*var, *ty);
+                                let yes = self.cfa.terms.bool(true);
+                                Place {
+                                    leaves: vec![var].into(),
+                                    layout: Layout::Scalar(ty),
+                                    at: vec![(yes, 0)],
+                                }
+                            }
+                            _ => return Ok(None),
+                        },
+                        _ => return Ok(None),
+                    },
+                };
+                (place, false)
+            }
+            Expression::Identifier(id) => match self.binding(&id.node.name) {
+                Some(Binding::Alias(target)) => return Ok(Some(target.clone())),
+                Some(Binding::Object(_, Layout::Array(..))) => {
+                    (self.place(e)?.expect("an array is a place"), true)
+                }
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        if place.at.len() > 1 {
+            let what = "a pointer to an element chosen at run time";
+            return Err(self.unsupported(e.span, what));
+        }
+        Ok(Some(Target { place, decayed }))
+    }
+
+    /// Binds the pointer `name`, declared to point to `pointee`, to `target`.
+    pub(super) fn bind_alias(
+        &mut self,
+        name: String,
+        pointee: Option<&Layout>,
+        target: Target,
+        span: Span,
+    ) -> Result<Binding> {
+        let fits = match pointee {
+            Some(p) => p.same(&target.pointee()),
+            None => false,
+        };
+        if !fits {
+            let what = format!(
+                "a pointer (`{name}`) to {} that points to {}",
+                pointee.map_or("void".into(), Layout::describe),
+                target.pointee().describe()
+            );
+            return Err(self.unsupported(span, what));
+        }
+        Ok(Binding::Alias(target))
+    }
+
+    /// The place `*e`, `e->…` or `e[…]` starts from when `e` names an
+    /// alias: the object it points to (for `[…]`, the array it points into).
+    pub(super) fn deref(&mut self, e: &Node<Expression>, indexed: bool) -> Result<Option<Place>> {
+        let Expression::Identifier(id) = &e.node else {
+            return Ok(None);
+        };
+        let Some(Binding::Alias(target)) = self.binding(&id.node.name) else {
+            return Ok(None);
+        };
+        let target = target.clone();
+        if indexed {
+            if !target.decayed {
+                let what = format!("indexing the pointer `{}` to one object", id.node.name);
+                return Err(self.unsupported(e.span, what));
+            }
+            return Ok(Some(target.place));
+        }
+        if !target.decayed {
+            return Ok(Some(target.place));
+        }
+        let Layout::Array(element, _) = &target.place.layout else {
+            unreachable!("a decayed target is an array")
+        };
+        Ok(Some(Place {
+            leaves: target.place.leaves.clone(),
+            layout: (**element).clone(),
+            at: target.place.at.clone(),
+        }))
+    }
+}
