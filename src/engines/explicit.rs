@@ -882,7 +882,7 @@ pub fn check(
                 break 'search InvariantVerdict::Unknown(format!(
                     "{} after {} test runs",
                     budget.reason(),
-                    stats.runs - 1
+                    stats.runs.saturating_sub(1)
                 ));
             }
             stats.runs += 1;
