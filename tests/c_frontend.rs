@@ -348,6 +348,14 @@ fn arrays_are_scalarized_and_out_of_bounds_is_no_verdict() {
             "line 1: unsupported: unions",
         ),
         (
+            "struct s { int a[0]; int b; };\nint main(void) { struct s x; x.b = 1; return 0; }",
+            "line 1: unsupported: a member without scalars (`a`)",
+        ),
+        (
+            "int main(void) { char s[] = \"ab\"; return 0; }",
+            "line 1: unsupported: string literals",
+        ),
+        (
             "int main(void) { int m[64][32]; return 0; }",
             "line 1: unsupported: an object of 2048 scalars (`m`; invar takes 1 to 1024)",
         ),

@@ -211,6 +211,10 @@ impl<'a> Lowerer<'a> {
                         array_layout(base, &dims)
                     }
                 };
+                if layout.leaves() == 0 {
+                    let what = format!("a member without scalars (`{name}`)");
+                    return Err(self.unsupported(sd.span, what));
+                }
                 if fields.iter().any(|(n, _)| *n == name) {
                     return Err(FrontError::Syntax(format!(
                         "{}: a second member `{name}`",

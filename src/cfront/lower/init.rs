@@ -50,6 +50,11 @@ impl<'a> Lowerer<'a> {
                 let count = self.initialized_count(&element, items)?;
                 Layout::Array(std::rc::Rc::new(element), count)
             }
+            (Shape::Array(_), Some(Initializer::Expression(e)))
+                if matches!(e.node, Expression::StringLiteral(_)) =>
+            {
+                return Err(self.unsupported(e.span, "string literals"))
+            }
             (Shape::Array(dims), None) if dims[0].is_none() => {
                 return Err(self.unsupported(span, format!("the array `{name}` without a size")))
             }

@@ -28,7 +28,9 @@ impl Layout {
         match self {
             Layout::Scalar(_) => 1,
             Layout::Array(element, n) => element.leaves().saturating_mul(*n),
-            Layout::Struct(r) => r.fields.iter().map(|(_, f)| f.leaves()).sum(),
+            Layout::Struct(r) => {
+                (r.fields.iter()).fold(0, |n, (_, f)| n.saturating_add(f.leaves()))
+            }
         }
     }
 
