@@ -248,8 +248,22 @@ fn constructs_agree_with_gcc_on_every_input() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs `invar check` on `program` written to `path`: it must exit with
+/// `code` and say `message` on stderr.
+fn expect_message(path: &std::path::Path, program: &str, code: i32, message: &str) {
+    std::fs::write(path, program).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+        .arg("check")
+        .arg(path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{program}: {stderr}");
+    assert!(stderr.contains(message), "{program}: {stderr}");
+}
+
 #[test]
-fn malformed_switches_and_enumerations_are_errors_naming_the_line() {
+fn malformed_switches_are_errors_naming_the_line() {
     let dir = std::env::temp_dir().join(format!("invar-clang-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.c");
@@ -267,15 +281,7 @@ fn malformed_switches_and_enumerations_are_errors_naming_the_line() {
             "line 4: a second `default` in one switch",
         ),
     ] {
-        std::fs::write(&path, program).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_invar"))
-            .arg("check")
-            .arg(&path)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{program}: {stderr}");
-        assert!(stderr.contains(message), "{program}: {stderr}");
+        expect_message(&path, program, 1, message);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -347,15 +353,7 @@ fn pointers_beyond_one_object_are_refused_by_name() {
             "line 3: unsupported: pointers (`p` read)",
         ),
     ] {
-        std::fs::write(&path, format!("{head}{body}\n")).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_invar"))
-            .arg("check")
-            .arg(&path)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{body}: {stderr}");
-        assert!(stderr.contains(message), "{body}: {stderr}");
+        expect_message(&path, &format!("{head}{body}\n"), 0, message);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
