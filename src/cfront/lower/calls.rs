@@ -97,19 +97,8 @@ impl<'a> Lowerer<'a> {
                     Binding::Scalar(var, ty)
                 }
                 (layout, Arg::Leaves(values, from)) if layout.same(from) => {
-                    let mut names = Vec::new();
-                    layout.leaf_names(&format!("{name}::{pname}"), &mut names);
-                    let mut types = Vec::new();
-                    layout.leaf_types(&mut types);
-                    let mut leaves = Vec::new();
-                    let mut commands = Vec::new();
-                    for ((leaf_name, ty), &v) in names.iter().zip(types).zip(values) {
-                        let var = self.new_var(leaf_name, ty);
-                        commands.push(Command::Assign(var, v));
-                        leaves.push(var);
-                    }
-                    self.emit(Command::Seq(commands), p.span);
-                    Binding::Object(leaves.into(), layout)
+                    let values = values.iter().map(|&v| Some(v)).collect();
+                    self.new_object(&format!("{name}::{pname}"), layout, values, false, p.span)
                 }
                 (layout, _) => {
                     let what =

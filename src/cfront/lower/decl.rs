@@ -5,6 +5,34 @@ use super::layout::{Layout, Record};
 use super::*;
 use std::rc::Rc;
 
+/// The type specifiers of a declaration's specifiers.
+pub(super) fn type_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<&TypeSpecifier> {
+    (specs.iter())
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The type specifiers of a type name's or a member's specifiers.
+pub(super) fn qualified_type_specifiers(specs: &[Node<SpecifierQualifier>]) -> Vec<&TypeSpecifier> {
+    (specs.iter())
+        .filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How an enumeration specifier names its type.
+fn enum_key(e: &Node<EnumType>) -> TagKey {
+    match &e.node.identifier {
+        Some(tag) => TagKey::Tag(tag.node.name.clone()),
+        None => TagKey::At(e.span.start),
+    }
+}
+
 /// The tag of a struct named without its members (`struct s`), if
 /// `specs` name one.
 fn forward_tag(specs: &[Node<DeclarationSpecifier>]) -> Option<String> {
@@ -74,10 +102,7 @@ impl<'a> Lowerer<'a> {
                     return self.record_of(st).map(|r| Some(Layout::Struct(r)))
                 }
                 TypeSpecifier::Enum(e) => {
-                    let key = match &e.node.identifier {
-                        Some(tag) => TagKey::Tag(tag.node.name.clone()),
-                        None => TagKey::At(e.span.start),
-                    };
+                    let key = enum_key(e);
                     return match self.enums.get(&key) {
                         Some(Ok(ty)) => Ok(Some(Layout::Scalar(*ty))),
                         Some(Err(e)) => Err(e.clone()),
@@ -177,12 +202,7 @@ impl<'a> Lowerer<'a> {
             let StructDeclaration::Field(f) = &d.node else {
                 return Err(self.unsupported(d.span, "_Static_assert"));
             };
-            let specs: Vec<&TypeSpecifier> = (f.node.specifiers.iter())
-                .filter_map(|s| match &s.node {
-                    SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                    _ => None,
-                })
-                .collect();
+            let specs = qualified_type_specifiers(&f.node.specifiers);
             self.define_records(&specs, span);
             if f.node.declarators.is_empty() {
                 return Err(self.unsupported(f.span, "anonymous members"));
@@ -240,10 +260,7 @@ impl<'a> Lowerer<'a> {
             if e.node.enumerators.is_empty() {
                 continue; // a use of a tag, or a forward declaration
             }
-            let key = match &e.node.identifier {
-                Some(tag) => TagKey::Tag(tag.node.name.clone()),
-                None => TagKey::At(e.span.start),
-            };
+            let key = enum_key(e);
             let (mut next, mut negative) = (0i128, false);
             let mut failed = None;
             for item in &e.node.enumerators {
@@ -284,13 +301,7 @@ impl<'a> Lowerer<'a> {
         specs: &'a [Node<DeclarationSpecifier>],
         span: Span,
     ) -> Result<Option<CType>> {
-        let ts: Vec<&TypeSpecifier> = specs
-            .iter()
-            .filter_map(|s| match &s.node {
-                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                _ => None,
-            })
-            .collect();
+        let ts = type_specifiers(specs);
         self.base_type(&ts, span)
     }
 
@@ -314,12 +325,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<()> {
         self.define_enums(specs)?;
-        let ts: Vec<&TypeSpecifier> = (specs.iter())
-            .filter_map(|s| match &s.node {
-                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                _ => None,
-            })
-            .collect();
+        let ts = type_specifiers(specs);
         self.define_records(&ts, span);
         Ok(())
     }
@@ -330,12 +336,7 @@ impl<'a> Lowerer<'a> {
         specs: &'a [Node<DeclarationSpecifier>],
         span: Span,
     ) -> Result<Option<Layout>> {
-        let ts: Vec<&TypeSpecifier> = (specs.iter())
-            .filter_map(|s| match &s.node {
-                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                _ => None,
-            })
-            .collect();
+        let ts = type_specifiers(specs);
         self.base_layout(&ts, span)
     }
 

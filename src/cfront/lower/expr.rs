@@ -1,6 +1,7 @@
 //! Expressions: integer constants, operators with C's promotions and
 //! conversions, bit-precisely (or over the integers), and their side effects.
 
+use super::decl::qualified_type_specifiers;
 use super::layout::Layout;
 use super::*;
 
@@ -137,17 +138,7 @@ impl<'a> Lowerer<'a> {
             Expression::Call(call) => self.call(call, e.span),
             Expression::Cast(c) => {
                 let (v, from) = self.expr(&c.node.expression)?;
-                let specs: Vec<&TypeSpecifier> = c
-                    .node
-                    .type_name
-                    .node
-                    .specifiers
-                    .iter()
-                    .filter_map(|s| match &s.node {
-                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    })
-                    .collect();
+                let specs = qualified_type_specifiers(&c.node.type_name.node.specifiers);
                 if let Some(d) = &c.node.type_name.node.declarator {
                     self.check_declarator(d)?;
                 }
@@ -220,12 +211,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::SizeOfTy(t) => {
                 let name = &t.node.0;
-                let specs: Vec<&TypeSpecifier> = (name.node.specifiers.iter())
-                    .filter_map(|s| match &s.node {
-                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    })
-                    .collect();
+                let specs = qualified_type_specifiers(&name.node.specifiers);
                 let Some(base) = self.base_layout(&specs, e.span)? else {
                     return Err(self.unsupported(e.span, "sizeof(void)"));
                 };

@@ -106,14 +106,27 @@ impl<'a> Lowerer<'a> {
             }
             None => {}
         }
-        let mut types = Vec::with_capacity(n);
-        layout.leaf_types(&mut types);
-        let mut names = Vec::with_capacity(n);
-        layout.leaf_names(name, &mut names);
         // With an initializer (or a global), the rest is zero.
         let rest_zero = zero || initializer.is_some();
-        let mut leaves = Vec::with_capacity(n);
-        let mut commands = Vec::with_capacity(n);
+        Ok(self.new_object(name, layout, values, rest_zero, span))
+    }
+
+    /// A new object called `name`, one variable per leaf, each given its
+    /// value, else zero (`rest_zero`) or an indeterminate one (a havoc).
+    pub(super) fn new_object(
+        &mut self,
+        name: &str,
+        layout: Layout,
+        values: Vec<Option<Term>>,
+        rest_zero: bool,
+        span: Span,
+    ) -> Binding {
+        let mut types = Vec::with_capacity(values.len());
+        layout.leaf_types(&mut types);
+        let mut names = Vec::with_capacity(values.len());
+        layout.leaf_names(name, &mut names);
+        let mut leaves = Vec::with_capacity(values.len());
+        let mut commands = Vec::with_capacity(values.len());
         for ((value, ty), leaf_name) in values.into_iter().zip(types).zip(names) {
             let var = self.new_var(&leaf_name, ty);
             commands.push(match value {
@@ -126,7 +139,7 @@ impl<'a> Lowerer<'a> {
             leaves.push(var);
         }
         self.emit(Command::Seq(commands), span);
-        Ok(Binding::Object(leaves.into(), layout))
+        Binding::Object(leaves.into(), layout)
     }
 
     /// The subobjects of an aggregate: each one's type and first leaf.
