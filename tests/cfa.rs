@@ -234,3 +234,91 @@ fn repeated_commands_choose_independently_and_exclusive_copies_share() {
         "two for the shared `c; c` and one for the outer choice"
     );
 }
+
+/// The number of commands in `c`, compounds included.
+fn command_size(c: &Command) -> usize {
+    match c {
+        Command::Seq(parts) | Command::Choice(parts) => {
+            1 + parts.iter().map(command_size).sum::<usize>()
+        }
+        _ => 1,
+    }
+}
+
+/// test_locks_n as SV-COMP writes it: `lk_i = 0; if (p_i) lk_i = 1;` for
+/// each i, then `if (p_i) { if (lk_i != 1) error; lk_i = 0; }` for each i.
+/// With `forget` = Some(j), lock j is never taken (then unsafe).
+fn locks(n: usize, forget: Option<usize>) -> Cfa {
+    let mut cfa = Cfa::default();
+    let sort = Sort::BitVec(2);
+    let p: Vec<Term> = (0..n)
+        .map(|i| cfa.terms.var(&format!("p{i}"), sort.clone()))
+        .collect();
+    let lk: Vec<Term> = (0..n)
+        .map(|i| cfa.terms.var(&format!("lk{i}"), sort.clone()))
+        .collect();
+    cfa.vars.extend(p.iter().chain(&lk));
+    let bv = |cfa: &mut Cfa, v: u64| cfa.terms.bv(BvValue::from_u64(2, v));
+    let (zero, one) = (bv(&mut cfa, 0), bv(&mut cfa, 1));
+    let entry = cfa.add_location("entry");
+    let error = cfa.add_location("error");
+    cfa.init = entry;
+    cfa.error = error;
+    let mut at = cfa.add_location("havocs");
+    let havocs = p
+        .iter()
+        .fold(Command::Seq(Vec::new()), |c, &x| c.then(Command::Havoc(x)));
+    cfa.add_edge(entry, havocs, at);
+    for i in 0..n {
+        let taken = cfa.add_location(format!("lock {i}"));
+        let next = cfa.add_location(format!("after lock {i}"));
+        cfa.add_edge(at, Command::Assign(lk[i], zero), taken);
+        let is_zero = cfa.terms.eq(p[i], zero);
+        let set = cfa.terms.not(is_zero);
+        let value = if forget == Some(i) { zero } else { one };
+        cfa.add_edge(
+            taken,
+            Command::Assume(set).then(Command::Assign(lk[i], value)),
+            next,
+        );
+        cfa.add_edge(taken, Command::Assume(is_zero), next);
+        at = next;
+    }
+    for i in 0..n {
+        let check = cfa.add_location(format!("check {i}"));
+        let next = cfa.add_location(format!("after check {i}"));
+        let is_zero = cfa.terms.eq(p[i], zero);
+        let set = cfa.terms.not(is_zero);
+        cfa.add_edge(at, Command::Assume(set), check);
+        cfa.add_edge(at, Command::Assume(is_zero), next);
+        let held = cfa.terms.eq(lk[i], one);
+        let free = cfa.terms.not(held);
+        cfa.add_edge(check, Command::Assume(free), error);
+        cfa.add_edge(
+            check,
+            Command::Assume(held).then(Command::Assign(lk[i], zero)),
+            next,
+        );
+        at = next;
+    }
+    cfa
+}
+
+/// Branches that meet again share the command before them: LBE moves it out
+/// of the choice, so a block of n checks grows linearly, not as 2^n copies
+/// (IC3CFA spelt those out as paths, a 2.4 MB query on test_locks_14).
+#[test]
+fn lbe_keeps_a_sequence_of_branches_linear() {
+    for n in [4, 8, 12] {
+        let mut cfa = locks(n, None);
+        large_block_encoding(&mut cfa, LbeOptions::default());
+        let size: usize = cfa.edges.iter().map(|e| command_size(&e.command)).sum();
+        assert!(size <= 40 * n, "n = {n}: {size} commands\n{cfa}");
+    }
+    for (forget, expected) in [(None, "safe"), (Some(0), "unsafe"), (Some(5), "unsafe")] {
+        let mut cfa = locks(6, forget);
+        assert_eq!(decide(&cfa), expected, "{forget:?} before LBE");
+        large_block_encoding(&mut cfa, LbeOptions::default());
+        assert_eq!(decide(&cfa), expected, "{forget:?} after LBE\n{cfa}");
+    }
+}

@@ -383,8 +383,14 @@ fn explicit_execution_agrees_with_explicit_state_search_on_random_automata() {
         let ts = encode(&cfa);
         let budget = Budget::with_timeout(Duration::from_millis(300));
         let options = ExplicitOptions::default();
-        let (verdict, _) =
-            explicit::check(&cfa, &ts, options, Backend::Invar, &budget, &mut |_| {});
+        let (verdict, _) = explicit::check(
+            &cfa,
+            &ts,
+            options,
+            Backend::Invar,
+            (&budget, &budget),
+            &mut |_| {},
+        );
         match (verdict, unsafe_) {
             (InvariantVerdict::Unknown(_), true) => missed += 1,
             (InvariantVerdict::Unknown(_), false) => open += 1,

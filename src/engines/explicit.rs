@@ -37,12 +37,13 @@ use crate::ir::cfa::encode::pc_numbers;
 use crate::ir::cfa::{Cfa, Command, Loc};
 use crate::ir::term::compiled::{compile, from_slot, to_slot, Compiled, Slots};
 use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::normalize::Normalizer;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
 use crate::smt::{self, SmtResult};
 use crate::util::budget::Budget;
 use crate::util::rng::Rng;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -636,7 +637,11 @@ fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
 /// The trace of the encoded system along a run: `path` is every edge taken
 /// with the program's state after it (unknown values free). Each step's
 /// inputs are the defaults with the edge's number, unless those miss the
-/// run's next state; then an SMT query with the state fixed finds them.
+/// run's next state; then an SMT query finds them. The query holds the
+/// step's next-state terms with the current state and the edge replaced by
+/// their values and constants folded: what is left reads only the inputs of
+/// that edge's choices and havocs, a few terms where the whole transition
+/// relation of a large program bit-blasts to hundreds of thousands of gates.
 fn encoded_trace(
     cfa: &Cfa,
     ts: &Ts,
@@ -665,7 +670,9 @@ fn encoded_trace(
     current.extend((cfa.vars.iter()).map(|&v| Value::default_of(ts.terms.sort(v))));
     let mut trace = WordTrace::default();
     let mut ev = Evaluator::new(&ts.terms);
-    let mut solver: Option<(crate::smt::unfold::Unfolding, Box<dyn smt::SmtSolver>)> = None;
+    // The residual queries' store (a copy of the system's, growing) and
+    // solver, made at the first step that needs them.
+    let mut query: Option<(Terms, Normalizer, Box<dyn smt::SmtSolver>)> = None;
     // Whether `next` is the run's state after edge `k`.
     let matches = |next: &[Value], k: usize, after: &State| {
         next[0] == pc_value(cfa.edges[k].to)
@@ -679,30 +686,36 @@ fn encoded_trace(
         let mut next = successor(&mut ev, ts, &current, &inputs)?;
         if !matches(&next, *k, after) {
             stats.smt_steps += 1;
-            if solver.is_none() {
-                let mut u = crate::smt::unfold::Unfolding::new(ts);
-                let mut s = backend.start(budget)?;
-                let t = u.trans(0);
-                s.assert(u.terms(), t);
-                solver = Some((u, s));
+            if query.is_none() {
+                query = Some((
+                    ts.terms.clone(),
+                    Normalizer::default(),
+                    backend.start(budget)?,
+                ));
             }
-            let (u, s) = solver.as_mut().expect("started above");
-            let mut assumptions = Vec::new();
-            for (i, v) in current.iter().enumerate() {
-                let x = u.state(i, 0);
-                assumptions.push(equals(u.terms_mut(), x, v)?);
+            let (terms, normalizer, solver) = query.as_mut().expect("made above");
+            // The current state and the edge as constants.
+            let mut fixed = HashMap::new();
+            for (s, v) in ts.states.iter().zip(&current) {
+                fixed.insert(s.var, constant_of(terms, s.var, v)?);
             }
-            let e = u.input(edge_input, 0);
-            assumptions.push(equals(u.terms_mut(), e, &inputs[edge_input])?);
+            let e = ts.inputs[edge_input];
+            fixed.insert(e, constant_of(terms, e, &inputs[edge_input])?);
             let mut wanted = vec![(0, pc_value(cfa.edges[*k].to)), (1, Value::Bool(true))];
             wanted.extend(
                 (after.iter().enumerate()).filter_map(|(i, v)| v.clone().map(|v| (i + 2, v))),
             );
-            for (i, v) in wanted {
-                let x = u.state(i, 1);
-                assumptions.push(equals(u.terms_mut(), x, &v)?);
+            let roots: Vec<Term> = (wanted.iter())
+                .map(|&(i, _)| ts.states[i].next.unwrap_or(ts.states[i].var))
+                .collect();
+            let residual = normalizer.partial(terms, &roots, &fixed);
+            let mut goals = Vec::new();
+            for (r, (_, v)) in residual.into_iter().zip(&wanted) {
+                let c = constant_of(terms, r, v)?;
+                goals.push(terms.eq(r, c));
             }
-            match s.check(u.terms(), &assumptions) {
+            let goal = terms.and_all(&goals);
+            match solver.check(terms, &[goal]) {
                 SmtResult::Sat => {}
                 SmtResult::Unsat => {
                     return Err(format!(
@@ -712,9 +725,12 @@ fn encoded_trace(
                 }
                 SmtResult::Unknown(why) => return Err(format!("the trace's query gave up ({why})")),
             }
+            // Inputs the goal does not read keep their defaults.
+            let read: HashSet<Term> = terms.topological(&[goal]).into_iter().collect();
             for (j, slot) in inputs.iter_mut().enumerate() {
-                let x = u.input(j, 0);
-                *slot = s.value(u.terms(), x)?;
+                if read.contains(&ts.inputs[j]) {
+                    *slot = solver.value(terms, ts.inputs[j])?;
+                }
             }
             next = successor(&mut ev, ts, &current, &inputs)?;
             if !matches(&next, *k, after) {
@@ -729,12 +745,11 @@ fn encoded_trace(
     Ok(trace)
 }
 
-/// `x = v` as a term.
-fn equals(terms: &mut Terms, x: Term, v: &Value) -> Result<Term, String> {
+/// The constant term of `v` in the sort of `x`.
+fn constant_of(terms: &mut Terms, x: Term, v: &Value) -> Result<Term, String> {
     let sort = terms.sort(x).clone();
-    let c = crate::ir::term::normalize::constant_term(terms, v, &sort)
-        .ok_or_else(|| format!("no constant for the value {v}"))?;
-    Ok(terms.eq(x, c))
+    crate::ir::term::normalize::constant_term(terms, v, &sort)
+        .ok_or_else(|| format!("no constant for the value {v}"))
 }
 
 /// The encoded system's state after `state` under `inputs`.
@@ -769,6 +784,7 @@ fn determined_run(
     ts: &Ts,
     options: ExplicitOptions,
     backend: smt::Backend,
+    tracing: &Budget,
     stats: &mut ExplicitStats,
     progress: &mut dyn FnMut(&str),
 ) -> Option<InvariantVerdict> {
@@ -791,14 +807,7 @@ fn determined_run(
                 "the run is determined and reaches the error in {} steps",
                 path.len()
             ));
-            Some(trace_verdict(
-                cfa,
-                ts,
-                &path,
-                backend,
-                machine.budget,
-                stats,
-            ))
+            Some(trace_verdict(cfa, ts, &path, backend, tracing, stats))
         }
         Err(Stop::Limit) => {
             progress(&format!(
@@ -824,20 +833,31 @@ fn determined_run(
 }
 
 /// Decides `cfa` (encoded as `ts`) by explicit execution, as the module
-/// header says; `progress` receives a line per phase.
+/// header says, searching within `budget`; a run that reaches the error
+/// becomes a trace within `tracing` (a run found is a counterexample but
+/// for its inputs, worth more time than the search had); `progress`
+/// receives a line per phase.
 pub fn check(
     cfa: &Cfa,
     ts: &Ts,
     options: ExplicitOptions,
     backend: smt::Backend,
-    budget: &Budget,
+    (budget, tracing): (&Budget, &Budget),
     progress: &mut dyn FnMut(&str),
 ) -> (InvariantVerdict, ExplicitStats) {
     let start = Instant::now();
     let mut stats = ExplicitStats::default();
     let mut machine = Machine::new(cfa, budget, options.tests);
     let verdict = options.determined.then(|| {
-        let run = determined_run(&mut machine, ts, options, backend, &mut stats, progress);
+        let run = determined_run(
+            &mut machine,
+            ts,
+            options,
+            backend,
+            tracing,
+            &mut stats,
+            progress,
+        );
         stats.steps = machine.steps;
         run
     });
@@ -914,7 +934,7 @@ pub fn check(
                         "a test run with {what} reaches the error in {} steps",
                         path.len()
                     ));
-                    break 'search trace_verdict(cfa, ts, &path, backend, budget, &mut stats);
+                    break 'search trace_verdict(cfa, ts, &path, backend, tracing, &mut stats);
                 }
                 Err(Stop::Limit) => still_open.extend(fixed),
                 Ok(End::Safe) | Err(_) => {}

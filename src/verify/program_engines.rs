@@ -155,8 +155,8 @@ pub(super) fn check_ic3cfa(
     checked_run(ts, verdict, request, deadline, proof, stats, log)
 }
 
-/// Explicit execution (`engines::explicit`) on `cfa`: a trace is replayed on
-/// `ts`, an invariant confirmed by the certificate checker within a quarter
+/// Explicit execution (`engines::explicit`) on `cfa`: a run to the error
+/// becomes a trace within `whole`, replayed on `ts`; an invariant confirmed by the certificate checker within a quarter
 /// of the time left in `whole` (the engine's own budget without it).
 pub(super) fn check_explicit(
     cfa: &Cfa,
@@ -168,9 +168,15 @@ pub(super) fn check_explicit(
 ) -> Result<Run, String> {
     let budget = &request.budget;
     let start = Instant::now();
-    let (verdict, es) = explicit::check(cfa, ts, options, request.smt, budget, &mut |line| {
-        log(&format!("explicit: {line}"))
-    });
+    let tracing = whole.unwrap_or(budget);
+    let (verdict, es) = explicit::check(
+        cfa,
+        ts,
+        options,
+        request.smt,
+        (budget, tracing),
+        &mut |line| log(&format!("explicit: {line}")),
+    );
     log(&format!(
         "explicit: {} runs, {} steps, {} states, {} trace steps by SMT in {:.2?}",
         es.runs, es.steps, es.states, es.smt_steps, es.time

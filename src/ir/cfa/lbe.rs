@@ -66,21 +66,101 @@ fn choice(cfa: &mut Cfa) -> bool {
     else {
         return false;
     };
-    let mut merged: Option<Command> = None;
-    for &i in &indices {
-        let c = cfa.edges[i].command.clone();
-        merged = Some(match merged {
-            None => c,
-            Some(m) => m.or(c),
-        });
-    }
+    let commands: Vec<Command> = indices
+        .iter()
+        .map(|&i| cfa.edges[i].command.clone())
+        .collect();
+    let merged = factored_choice(commands);
     let mut k = 0;
     cfa.edges.retain(|_| {
         k += 1;
         !indices.contains(&(k - 1))
     });
-    cfa.add_edge(from, merged.expect("at least two edges"), to);
+    cfa.add_edge(from, merged, to);
     true
+}
+
+/// `c1 [] c2 [] ...` with shared prefixes and suffixes moved out of the
+/// choice: `(p; x; s) [] (p; y; s)` is `p; (x [] y); s`, the same relation.
+/// The sequence rule copies a location's incoming command into each of its
+/// outgoing edges, so branches that meet again share their prefix; kept
+/// inside the choice, each `if` doubled it, and a block of n checks in
+/// sequence (test_locks_14's loop body) became a tree of 2^n copies that
+/// IC3CFA's path formulas spelled out (a 2.4 MB query). Branches are
+/// grouped by their first command, as in a trie, so that the error edge of
+/// n checks, whose i-th branch passes checks 0..i and fails check i, stays
+/// linear too.
+fn factored_choice(commands: Vec<Command>) -> Command {
+    factor(commands.into_iter().map(parts).collect())
+}
+
+/// The commands of `c` in sequence.
+fn parts(c: Command) -> Vec<Command> {
+    match c {
+        Command::Seq(v) => v,
+        other => vec![other],
+    }
+}
+
+/// The choice among `branches` (each a sequence), factored.
+fn factor(branches: Vec<Vec<Command>>) -> Command {
+    // A branch that is itself a choice contributes its alternatives.
+    let mut flat: Vec<Vec<Command>> = Vec::new();
+    for b in branches {
+        match <[Command; 1]>::try_from(b) {
+            Ok([Command::Choice(alternatives)]) => flat.extend(alternatives.into_iter().map(parts)),
+            Ok([single]) => flat.push(vec![single]),
+            Err(b) => flat.push(b),
+        }
+    }
+    flat.dedup();
+    if flat.len() == 1 {
+        return Command::Seq(flat.pop().expect("one"));
+    }
+    // The suffix all branches share.
+    let shortest = flat.iter().map(Vec::len).min().unwrap_or(0);
+    let suffix = (0..shortest)
+        .take_while(|&i| {
+            let first = &flat[0][flat[0].len() - 1 - i];
+            flat.iter().all(|p| p[p.len() - 1 - i] == *first)
+        })
+        .count();
+    let tail: Vec<Command> = flat[0][flat[0].len() - suffix..].to_vec();
+    for b in &mut flat {
+        b.truncate(b.len() - suffix);
+    }
+    // Branches grouped by their first command, in order of appearance.
+    let mut groups: Vec<(Option<Command>, Vec<Vec<Command>>)> = Vec::new();
+    for mut b in flat {
+        let first = (!b.is_empty()).then(|| b.remove(0));
+        match groups.iter_mut().find(|(f, _)| *f == first) {
+            Some((_, members)) => members.push(b),
+            None => groups.push((first, vec![b])),
+        }
+    }
+    let mut alternatives: Vec<Command> = Vec::new();
+    for (first, members) in groups {
+        let Some(first) = first else {
+            // The empty branch: skip.
+            alternatives.push(Command::Seq(Vec::new()));
+            continue;
+        };
+        let rest = match members.len() {
+            1 => Command::Seq(members.into_iter().next().expect("one")),
+            _ => factor(members),
+        };
+        alternatives.push(first.then(rest));
+    }
+    let choice = match alternatives.len() {
+        1 => alternatives.pop().expect("one"),
+        _ => Command::Choice(alternatives),
+    };
+    let mut seq = parts(choice);
+    seq.extend(tail);
+    match seq.len() {
+        1 => seq.pop().expect("one"),
+        _ => Command::Seq(seq),
+    }
 }
 
 /// The sequence rule (one incoming edge) or, if allowed, the advanced

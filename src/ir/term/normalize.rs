@@ -280,4 +280,187 @@ impl Normalizer {
         let (x, y) = if a < b { (a, b) } else { (b, a) };
         terms.eq(x, y)
     }
+
+    /// `roots` with the terms of `fixed` replaced by their images (constants,
+    /// typically) and normalised, visiting only what the fixed values leave
+    /// live: an `ite` whose condition becomes constant yields its taken
+    /// branch without the other being read, and a conjunction or disjunction
+    /// stops at its first absorbing argument. An encoded transition relation
+    /// with the edge and the state fixed reduces so to the edge's own terms,
+    /// a small part of the relation.
+    pub fn partial(
+        &mut self,
+        terms: &mut Terms,
+        roots: &[Term],
+        fixed: &HashMap<Term, Term>,
+    ) -> Vec<Term> {
+        enum Phase {
+            Start,
+            /// The `ite`'s condition is known.
+            Condition,
+            /// The `ite`'s taken branch is known.
+            Taken(Term),
+            /// The arguments before this one (of `and`/`or`) are known.
+            Argument(usize),
+            /// Every argument is known.
+            Build,
+        }
+        let mut image: HashMap<Term, Term> = fixed.clone();
+        let mut stack: Vec<(Term, Phase)> = roots.iter().map(|&r| (r, Phase::Start)).collect();
+        while let Some((t, phase)) = stack.pop() {
+            if image.contains_key(&t) {
+                continue;
+            }
+            let args = terms.args(t).to_vec();
+            match phase {
+                Phase::Start if args.is_empty() => {
+                    image.insert(t, t);
+                }
+                Phase::Start => match terms.op(t) {
+                    Op::Ite => {
+                        let c = args[0];
+                        stack.extend([(t, Phase::Condition), (c, Phase::Start)]);
+                    }
+                    Op::And | Op::Or => stack.push((t, Phase::Argument(0))),
+                    _ => {
+                        stack.push((t, Phase::Build));
+                        stack.extend(args.into_iter().map(|a| (a, Phase::Start)));
+                    }
+                },
+                Phase::Condition => {
+                    let (c, a, b) = (image[&args[0]], args[1], args[2]);
+                    match terms.op(c) {
+                        Op::Bool(true) => stack.extend([(t, Phase::Taken(a)), (a, Phase::Start)]),
+                        Op::Bool(false) => stack.extend([(t, Phase::Taken(b)), (b, Phase::Start)]),
+                        _ => {
+                            stack.extend([(t, Phase::Build), (a, Phase::Start), (b, Phase::Start)])
+                        }
+                    }
+                }
+                Phase::Taken(branch) => {
+                    image.insert(t, image[&branch]);
+                }
+                Phase::Argument(i) => {
+                    let absorbing = *terms.op(t) == Op::Or;
+                    if i > 0 && *terms.op(image[&args[i - 1]]) == Op::Bool(absorbing) {
+                        let c = terms.bool(absorbing);
+                        image.insert(t, c);
+                    } else if i == args.len() {
+                        stack.push((t, Phase::Build));
+                    } else {
+                        let a = args[i];
+                        stack.extend([(t, Phase::Argument(i + 1)), (a, Phase::Start)]);
+                    }
+                }
+                Phase::Build => {
+                    let op = terms.op(t).clone();
+                    let new: Vec<Term> = args.iter().map(|a| image[a]).collect();
+                    let rebuilt = terms.mk(op, &new);
+                    let n = self.normalize(terms, rebuilt);
+                    image.insert(t, n);
+                }
+            }
+        }
+        roots.iter().map(|r| image[r]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::bv::BvValue;
+    use crate::util::rng::Rng;
+
+    /// A random term of `sort` (Bool or 4-bit vectors) over `vars`.
+    fn random(terms: &mut Terms, rng: &mut Rng, vars: &[Term], boolean: bool, depth: u32) -> Term {
+        if depth == 0 || rng.below(4) == 0 {
+            return match boolean {
+                true => {
+                    let (a, b) = (vars[rng.below(2) as usize], vars[rng.below(2) as usize]);
+                    terms.mk(Op::BvUlt, &[a, b])
+                }
+                false if rng.below(3) == 0 => terms.bv(BvValue::from_u64(4, rng.below(16))),
+                false => vars[rng.below(vars.len() as u64) as usize],
+            };
+        }
+        let d = depth - 1;
+        if boolean {
+            let a = random(terms, rng, vars, true, d);
+            let b = random(terms, rng, vars, true, d);
+            return match rng.below(4) {
+                0 => terms.and_all(&[a, b]),
+                1 => terms.or_all(&[a, b]),
+                2 => terms.not(a),
+                _ => {
+                    let (x, y) = (
+                        random(terms, rng, vars, false, d),
+                        random(terms, rng, vars, false, d),
+                    );
+                    terms.eq(x, y)
+                }
+            };
+        }
+        let a = random(terms, rng, vars, false, d);
+        let b = random(terms, rng, vars, false, d);
+        match rng.below(3) {
+            0 => terms.mk(Op::BvAdd, &[a, b]),
+            1 => terms.mk(Op::BvMul, &[a, b]),
+            _ => {
+                let c = random(terms, rng, vars, true, d);
+                terms.mk(Op::Ite, &[c, a, b])
+            }
+        }
+    }
+
+    /// `partial` with x fixed gives a term over y alone that agrees with
+    /// the original under every value of y (the evaluator the oracle).
+    #[test]
+    fn partial_evaluation_agrees_with_evaluation() {
+        let mut rng = Rng::new(7);
+        for round in 0..300 {
+            let mut terms = Terms::new();
+            let (x, y) = (
+                terms.var("x", Sort::BitVec(4)),
+                terms.var("y", Sort::BitVec(4)),
+            );
+            let t = random(&mut terms, &mut rng, &[x, y], round % 2 == 0, 5);
+            let xv = BvValue::from_u64(4, rng.below(16));
+            let fixed = HashMap::from([(x, terms.bv(xv.clone()))]);
+            let r = Normalizer::default().partial(&mut terms, &[t], &fixed)[0];
+            assert!(!terms.topological(&[r]).contains(&x), "x is gone");
+            for yv in 0..16 {
+                let mut ev = Evaluator::new(&terms);
+                ev.set(x, Value::Bv(xv.clone()));
+                ev.set(y, Value::Bv(BvValue::from_u64(4, yv)));
+                let want = ev.eval(t).expect("evaluates");
+                let got = ev.eval(r).expect("evaluates");
+                assert_eq!(got, want, "round {round}, x = {xv:?}, y = {yv}");
+            }
+        }
+    }
+
+    /// The branch an `ite`'s fixed condition does not take is not visited:
+    /// a term under it stays out of the store's new terms.
+    #[test]
+    fn partial_evaluation_skips_the_branch_not_taken() {
+        let mut terms = Terms::new();
+        let (c, y) = (terms.var("c", Sort::Bool), terms.var("y", Sort::BitVec(4)));
+        let one = terms.bv(BvValue::from_u64(4, 1));
+        let taken = terms.mk(Op::BvAdd, &[y, one]);
+        let mut other = y;
+        for _ in 0..1000 {
+            other = terms.mk(Op::BvMul, &[other, y]);
+        }
+        let t = terms.mk(Op::Ite, &[c, taken, other]);
+        let yes = terms.bool(true);
+        let before = terms.len();
+        let r = Normalizer::default().partial(&mut terms, &[t], &HashMap::from([(c, yes)]));
+        assert!(
+            terms.len() - before < 5,
+            "{} new terms",
+            terms.len() - before
+        );
+        let expected = Normalizer::default().normalize(&mut terms, taken);
+        assert_eq!(r, vec![expected]);
+    }
 }
