@@ -9,7 +9,7 @@
 import re
 
 import benchexec.result as result
-from benchexec.tools.template import BaseTool2, UnsupportedFeatureException
+from benchexec.tools.template import BaseTool2
 
 # invar's exit codes (README): 10 unsafe, 20 safe, 0 unknown, 1 error.
 EXIT_UNSAFE = 10
@@ -34,31 +34,23 @@ class Tool(BaseTool2):
         )
 
     def cmdline(self, executable, options, task, rlimits):
-        # One model per run. Hardware models carry their properties inside;
-        # for C, invar checks SV-COMP's unreach-call (reach_error() is never
-        # called) and no-overflow, and nothing else, so other property files
-        # are refused rather than answered about the wrong property.
+        # One model per run. Hardware models carry their properties inside.
+        # For C, invar reads the property file itself: it checks SV-COMP's
+        # unreach-call and no-overflow, answers `unknown` naming any other
+        # property, and writes its witness (format 2.0) into the run's
+        # working directory, where SV-COMP's result files are taken. The
+        # file is not opened here: BenchExec builds command lines for tasks
+        # whose files need not exist (test_tool_info passes PROPERTY.PRP).
         model = task.single_input_file
-        if task.property_file:
-            with open(task.property_file) as f:
-                prp = f.read()
-            compact = "".join(prp.split())
-            if "call(reach_error())" not in compact and "LTL(G!overflow)" not in compact:
-                raise UnsupportedFeatureException(
-                    "invar checks only unreach-call and no-overflow, not " + prp.strip()
-                )
-            if model.endswith(C_SUFFIXES):
-                # invar checks the property file too, answers in SV-COMP's
-                # words, and writes its witness (format 2.0) into the run's
-                # working directory, where SV-COMP's result files are taken.
-                options = [
-                    "--svcomp",
-                    "--prop",
-                    task.property_file,
-                    "--witness-out",
-                    "witness.yml",
-                    *options,
-                ]
+        if task.property_file and model.endswith(C_SUFFIXES):
+            options = [
+                "--svcomp",
+                "--prop",
+                task.property_file,
+                "--witness-out",
+                "witness.yml",
+                *options,
+            ]
         return [executable, "check", *options, model]
 
     def determine_result(self, run):

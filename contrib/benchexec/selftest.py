@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks contrib/benchexec/invar.py's mapping of invar's exit codes and
-messages to BenchExec results, and its refusal of properties other than
-unreach-call and no-overflow (run by .ci/run after `python3 -m
+messages to BenchExec results, and its command lines: C tasks pass their
+property file to invar (which answers `unknown` for properties other than
+unreach-call and no-overflow), built without opening it, and hardware
+models take none (run by .ci/run after `python3 -m
 benchexec.test_tool_info`)."""
 import os
 import sys
@@ -9,7 +11,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import benchexec.result as result  # noqa: E402
-from benchexec.tools.template import BaseTool2, UnsupportedFeatureException  # noqa: E402
+from benchexec.tools.template import BaseTool2  # noqa: E402
 from benchexec.util import ProcessExitCode  # noqa: E402
 
 from contrib.benchexec.invar import Tool  # noqa: E402
@@ -62,16 +64,19 @@ def main():
         ]:
             print("no-overflow: unexpected command line")
             failed += 1
-        memsafety = os.path.join(d, "valid-memsafety.prp")
-        with open(memsafety, "w") as f:
-            f.write("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n")
-        try:
-            tool.cmdline("invar", [], BaseTool2.Task.with_files(["p.c"], property_file=memsafety), None)
-            print("valid-memsafety was not refused")
+        # A file that does not exist: the command line must not read it.
+        missing = os.path.join(d, "PROPERTY.PRP")
+        task = BaseTool2.Task.with_files(["p.c"], property_file=missing)
+        if tool.cmdline("invar", [], task, None) != [
+            "invar", "check", "--svcomp", "--prop", missing, "--witness-out", "witness.yml", "p.c"
+        ]:
+            print("a missing property file: unexpected command line")
             failed += 1
-        except UnsupportedFeatureException:
-            pass
-    print("%d of %d checks failed" % (failed, len(cases) + 3))
+        task = BaseTool2.Task.with_files(["m.aig"], property_file=missing)
+        if tool.cmdline("invar", [], task, None) != ["invar", "check", "m.aig"]:
+            print("a hardware model: unexpected command line")
+            failed += 1
+    print("%d of %d checks failed" % (failed, len(cases) + 4))
     return 1 if failed else 0
 
 
