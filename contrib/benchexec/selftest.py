@@ -52,31 +52,24 @@ def main():
         overflow = os.path.join(d, "no-overflow.prp")
         with open(overflow, "w") as f:
             f.write("CHECK( init(main()), LTL(G ! overflow) )\n")
-        task = BaseTool2.Task.with_files(["p.c"], property_file=reach)
-        if tool.cmdline("invar", [], task, None) != [
-            "invar", "check", "--svcomp", "--prop", reach, "--witness-out", "witness.yml", "p.c"
-        ]:
-            print("unreach-call: unexpected command line")
-            failed += 1
-        task = BaseTool2.Task.with_files(["p.c"], property_file=overflow)
-        if tool.cmdline("invar", [], task, None) != [
-            "invar", "check", "--svcomp", "--prop", overflow, "--witness-out", "witness.yml", "p.c"
-        ]:
-            print("no-overflow: unexpected command line")
-            failed += 1
         # A file that does not exist: the command line must not read it.
         missing = os.path.join(d, "PROPERTY.PRP")
-        task = BaseTool2.Task.with_files(["p.c"], property_file=missing)
-        if tool.cmdline("invar", [], task, None) != [
-            "invar", "check", "--svcomp", "--prop", missing, "--witness-out", "witness.yml", "p.c"
-        ]:
-            print("a missing property file: unexpected command line")
-            failed += 1
-        task = BaseTool2.Task.with_files(["m.aig"], property_file=missing)
-        if tool.cmdline("invar", [], task, None) != ["invar", "check", "m.aig"]:
-            print("a hardware model: unexpected command line")
-            failed += 1
-    print("%d of %d checks failed" % (failed, len(cases) + 4))
+
+        def c_run(prp):
+            return ["invar", "check", "--svcomp", "--prop", prp, "--witness-out", "witness.yml", "p.c"]
+
+        lines = [
+            ("unreach-call", "p.c", reach, c_run(reach)),
+            ("no-overflow", "p.c", overflow, c_run(overflow)),
+            ("a missing property file", "p.c", missing, c_run(missing)),
+            ("a hardware model", "m.aig", missing, ["invar", "check", "m.aig"]),
+        ]
+        for what, model, prp, want in lines:
+            task = BaseTool2.Task.with_files([model], property_file=prp)
+            if tool.cmdline("invar", [], task, None) != want:
+                print("%s: unexpected command line" % what)
+                failed += 1
+    print("%d of %d checks failed" % (failed, len(cases) + len(lines)))
     return 1 if failed else 0
 
 
