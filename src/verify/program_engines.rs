@@ -156,8 +156,9 @@ pub(super) fn check_ic3cfa(
 }
 
 /// Explicit execution (`engines::explicit`) on `cfa`: a run to the error
-/// becomes a trace within `whole`, replayed on `ts`; an invariant confirmed by the certificate checker within a quarter
-/// of the time left in `whole` (the engine's own budget without it).
+/// becomes a trace within `whole`, replayed on `ts`; an invariant is
+/// confirmed by the certificate checker within a quarter of the time left
+/// in `whole` (the engine's own budget without `whole`, for both).
 pub(super) fn check_explicit(
     cfa: &Cfa,
     ts: &Ts,

@@ -66,11 +66,10 @@ fn choice(cfa: &mut Cfa) -> bool {
     else {
         return false;
     };
-    let commands: Vec<Command> = indices
-        .iter()
-        .map(|&i| cfa.edges[i].command.clone())
+    let branches = (indices.iter())
+        .map(|&i| cfa.edges[i].command.clone().into_sequence())
         .collect();
-    let merged = factored_choice(commands);
+    let merged = factor(branches);
     let mut k = 0;
     cfa.edges.retain(|_| {
         k += 1;
@@ -80,8 +79,9 @@ fn choice(cfa: &mut Cfa) -> bool {
     true
 }
 
-/// `c1 [] c2 [] ...` with shared prefixes and suffixes moved out of the
-/// choice: `(p; x; s) [] (p; y; s)` is `p; (x [] y); s`, the same relation.
+/// The choice among `branches` (each a sequence of commands), with shared
+/// prefixes and suffixes moved out of it: `(p; x; s) [] (p; y; s)` is
+/// `p; (x [] y); s`, the same relation.
 /// The sequence rule copies a location's incoming command into each of its
 /// outgoing edges, so branches that meet again share their prefix; kept
 /// inside the choice, each `if` doubled it, and a block of n checks in
@@ -90,25 +90,14 @@ fn choice(cfa: &mut Cfa) -> bool {
 /// grouped by their first command, as in a trie, so that the error edge of
 /// n checks, whose i-th branch passes checks 0..i and fails check i, stays
 /// linear too.
-fn factored_choice(commands: Vec<Command>) -> Command {
-    factor(commands.into_iter().map(parts).collect())
-}
-
-/// The commands of `c` in sequence.
-fn parts(c: Command) -> Vec<Command> {
-    match c {
-        Command::Seq(v) => v,
-        other => vec![other],
-    }
-}
-
-/// The choice among `branches` (each a sequence), factored.
 fn factor(branches: Vec<Vec<Command>>) -> Command {
     // A branch that is itself a choice contributes its alternatives.
     let mut flat: Vec<Vec<Command>> = Vec::new();
     for b in branches {
         match <[Command; 1]>::try_from(b) {
-            Ok([Command::Choice(alternatives)]) => flat.extend(alternatives.into_iter().map(parts)),
+            Ok([Command::Choice(alternatives)]) => {
+                flat.extend(alternatives.into_iter().map(Command::into_sequence))
+            }
             Ok([single]) => flat.push(vec![single]),
             Err(b) => flat.push(b),
         }
@@ -155,7 +144,7 @@ fn factor(branches: Vec<Vec<Command>>) -> Command {
         1 => alternatives.pop().expect("one"),
         _ => Command::Choice(alternatives),
     };
-    let mut seq = parts(choice);
+    let mut seq = choice.into_sequence();
     seq.extend(tail);
     match seq.len() {
         1 => seq.pop().expect("one"),

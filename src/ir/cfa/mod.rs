@@ -30,16 +30,19 @@ pub enum Command {
 }
 
 impl Command {
-    /// `a ; b`, flattening nested sequences.
-    pub fn then(self, next: Command) -> Command {
-        let mut parts = match self {
+    /// The commands run one after the other: a sequence's parts, or the
+    /// command alone.
+    pub fn into_sequence(self) -> Vec<Command> {
+        match self {
             Command::Seq(v) => v,
             other => vec![other],
-        };
-        match next {
-            Command::Seq(v) => parts.extend(v),
-            other => parts.push(other),
         }
+    }
+
+    /// `a ; b`, flattening nested sequences.
+    pub fn then(self, next: Command) -> Command {
+        let mut parts = self.into_sequence();
+        parts.extend(next.into_sequence());
         Command::Seq(parts)
     }
 
