@@ -3,7 +3,7 @@
 //! simulation against the original).
 
 use invar::formats::aiger::{self, Aiger, Reset, SymbolKind};
-use invar::ir::aig::{lit_value, Aig};
+use invar::ir::aig::{lit_value, Aig, Lit};
 use invar::util::rng::Rng;
 use std::path::{Path, PathBuf};
 
@@ -39,6 +39,38 @@ fn reads_all_latch_reset_forms() {
     let aig = a.to_aig();
     let inits: Vec<Option<bool>> = aig.latches.iter().map(|l| l.init).collect();
     assert_eq!(inits, vec![Some(false), Some(true), None]);
+}
+
+#[test]
+fn reads_reset_functions_and_lowers_them_for_the_engines() {
+    let a = read("reset_functions.aag");
+    let resets: Vec<Reset> = a.latches.iter().map(|l| l.reset).collect();
+    assert_eq!(resets, vec![Reset::Function(2), Reset::Function(5)]);
+    let aig = a.to_aig();
+    assert!(aig.latches.iter().all(|l| l.init.is_none()));
+    assert_eq!(
+        aig.latches.iter().map(|l| l.reset).collect::<Vec<_>>(),
+        vec![
+            Some(Lit::new(aig.inputs[0], false)),
+            Some(Lit::new(aig.latches[0].var, true))
+        ]
+    );
+    // Lowered: a latch `first` (1, then 0) last, and one constraint per
+    // function; every first state it allows is one the functions give.
+    let low = aig.without_resets();
+    assert!(!low.has_resets());
+    assert_eq!(low.latches.len(), 3);
+    assert_eq!(low.latches[2].init, Some(true));
+    assert_eq!(low.latches[2].next, Lit::FALSE);
+    assert_eq!(low.constraints.len(), 2);
+    for x in [false, true] {
+        for s in 0..4 {
+            let (a0, b0) = (s & 1 == 1, s & 2 == 2);
+            let v = low.eval(&[x], &[a0, b0, true]);
+            let allowed = low.constraints.iter().all(|&c| lit_value(&v, c));
+            assert_eq!(allowed, a0 == x && b0 != a0, "x={x} a={a0} b={b0}");
+        }
+    }
 }
 
 #[test]
@@ -100,7 +132,8 @@ fn malformed_files_give_located_messages() {
         ("missing_gate.aag", ":4: expected AND gate literal, found end of file"),
         ("cyclic.aag", ":5: cyclic AND definitions: gate 6 depends on itself"),
         ("odd_input.aag", ":2: input literal 3 must be an even literal"),
-        ("bad_reset.aag", ":3: reset value 6 of latch 4 must be 0, 1 or 4 (uninitialised)"),
+        ("bad_reset.aag", ":3: reset value 6 is out of range: the header allows literals up to 5"),
+        ("cyclic_reset.aag", ":2: the reset functions of latches 2, 4 depend on each other in a cycle; only stratified resets (an acyclic dependency) are supported"),
         ("undefined.aag", ":3: literal 4 is used but never defined"),
         ("duplicate.aag", ":3: literal 2 is already defined on line 2"),
         ("binary_maxvar.aig", ":1: binary header needs M = I + L + A, but 5 != 2 + 0 + 1"),
@@ -209,6 +242,7 @@ fn hand_written_examples_round_trip() {
     for name in [
         "and.aag",
         "resets.aag",
+        "reset_functions.aag",
         "uninit.aag",
         "constraint.aag",
         "constraint_last.aag",

@@ -62,6 +62,7 @@ fn hand_written_examples_get_their_verdicts() {
         ("constraint.aag", 0, 20),
         ("constraint_last.aag", 0, 20),
         ("resets.aag", 0, 20),
+        ("reset_functions.aag", 0, 20),
         ("unordered.aag", 0, 20),
         ("symbols_comments.aag", 0, 20),
         ("justice.aag", 0, 0),

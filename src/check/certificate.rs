@@ -276,16 +276,24 @@ impl<'a> Copy<'a> {
         }
     }
 
-    /// A literal equivalent to "latches `0..n` are at their reset values".
-    fn reset(&self, solver: &mut dyn Solver, n: usize) -> sat::Lit {
+    /// A literal equivalent to "latches `0..n` are at their reset values"
+    /// (a reset function's value read in frame 0).
+    fn reset(&mut self, solver: &mut dyn Solver, g: &mut Gates, n: usize) -> sat::Lit {
         let all = solver.new_var();
         let mut clause = vec![all];
         for i in 0..n {
-            if let Some(v) = self.aig.latches[i].init {
-                let l = self.frames[0].latches[i].xor(!v);
-                solver.add_clause(&[!all, l]);
-                clause.push(!l);
-            }
+            let latch = self.aig.latches[i];
+            let current = self.frames[0].latches[i];
+            let l = match (latch.init, latch.reset) {
+                (_, Some(r)) => {
+                    let value = self.lit(solver, g, r, 0);
+                    equal(solver, current, value)
+                }
+                (Some(v), None) => current.xor(!v),
+                (None, None) => continue,
+            };
+            solver.add_clause(&[!all, l]);
+            clause.push(!l);
         }
         solver.add_clause(&clause);
         all
@@ -331,8 +339,8 @@ pub fn check_witness(
     let checks: [(&str, &CheckBuilder); 3] = [
         ("reset", &|s, g| {
             let (mut m, mut w) = pair(s, model, witness);
-            let (rm, cm) = (m.reset(s, shared), m.constraints(s, g, 0));
-            let (rw, cw) = (w.reset(s, shared), w.constraints(s, g, 0));
+            let (rm, cm) = (m.reset(s, g, shared), m.constraints(s, g, 0));
+            let (rw, cw) = (w.reset(s, g, shared), w.constraints(s, g, 0));
             let both = s.new_var();
             s.add_clause(&[!both, rw]);
             s.add_clause(&[!both, cw]);
@@ -431,10 +439,19 @@ fn check_inductive(witness: &Aig, backend: Backend, budget: &Budget) -> Result<(
         let g = &mut Gates::new(tru);
         let inputs: Vec<sat::Lit> = witness.inputs.iter().map(|_| s.new_var()).collect();
         let mut frame = if name == "base" {
-            let latches = (witness.latches.iter())
+            let latches: Vec<sat::Lit> = (witness.latches.iter())
                 .map(|l| l.init.map_or_else(|| s.new_var(), |v| tru.xor(!v)))
                 .collect();
-            Lazy::new(witness, inputs, latches)
+            let mut reset = Lazy::new(witness, inputs, latches.clone());
+            // A reset function: the latch equals its literal in this frame.
+            for (latch, &current) in witness.latches.iter().zip(&latches) {
+                if let Some(r) = latch.reset {
+                    let value = reset.lit(s, g, r);
+                    s.add_clause(&[!current, value]);
+                    s.add_clause(&[current, !value]);
+                }
+            }
+            reset
         } else {
             // Frame 0, with P_W assumed (encoded as far as the checks read).
             let latches = witness.latches.iter().map(|_| s.new_var()).collect();

@@ -59,7 +59,7 @@ pub fn replay(
         let reset = match latch.reset {
             Reset::Zero => ZERO,
             Reset::One => ONE,
-            Reset::Uninitialized => UNKNOWN,
+            Reset::Uninitialized | Reset::Function(_) => UNKNOWN,
         };
         let v = from_bit(bit);
         if reset != UNKNOWN && v != UNKNOWN && v != reset {
@@ -91,16 +91,24 @@ pub fn replay(
         for (latch, &v) in aiger.latches.iter().zip(&state) {
             value[(latch.lit >> 1) as usize] = v;
         }
-        for &g in &order {
-            let g = aiger.ands[g];
-            let (a, b) = (lit(&value, g.rhs0), lit(&value, g.rhs1));
-            value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
-                ZERO
-            } else if a == ONE && b == ONE {
-                ONE
-            } else {
-                UNKNOWN
-            };
+        let simulate = |value: &mut Vec<u8>| {
+            for &g in &order {
+                let g = aiger.ands[g];
+                let (a, b) = (lit(value, g.rhs0), lit(value, g.rhs1));
+                value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
+                    ZERO
+                } else if a == ONE && b == ONE {
+                    ONE
+                } else {
+                    UNKNOWN
+                };
+            }
+        };
+        simulate(&mut value);
+        if step == 0 {
+            if let Err(why) = first_state(aiger, &mut value, simulate) {
+                return Replay::NotReached(why);
+            }
         }
         for (c, &l) in aiger.constraints.iter().enumerate() {
             match lit(&value, l) {
@@ -128,4 +136,57 @@ pub fn replay(
         "no watched bad property is 1 in {} steps",
         inputs.len()
     ))
+}
+
+/// The first state under reset functions, as aigsim reads them: each latch
+/// with one holds its reset literal's value in the first state, under the
+/// first step's inputs. A latch the witness leaves `x` takes that value
+/// (repeated until nothing changes: stratified resets settle within their
+/// depth); one it gives must agree with it, and with every completion of
+/// the `x`s. `simulate` recomputes the gates.
+fn first_state(
+    aiger: &Aiger,
+    value: &mut Vec<u8>,
+    simulate: impl Fn(&mut Vec<u8>),
+) -> Result<(), String> {
+    let of = |value: &[u8], l: u32| -> u8 {
+        let v = value[(l >> 1) as usize];
+        if v == UNKNOWN {
+            UNKNOWN
+        } else {
+            v ^ (l & 1) as u8
+        }
+    };
+    loop {
+        let mut changed = false;
+        for latch in &aiger.latches {
+            if let Reset::Function(r) = latch.reset {
+                let (v, want) = (of(value, latch.lit), of(value, r));
+                if v == UNKNOWN && want != UNKNOWN {
+                    value[(latch.lit >> 1) as usize] = want;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+        simulate(value);
+    }
+    for (k, latch) in aiger.latches.iter().enumerate() {
+        if let Reset::Function(r) = latch.reset {
+            let (v, want) = (of(value, latch.lit), of(value, r));
+            if v == UNKNOWN || want == UNKNOWN {
+                return Err(format!(
+                    "latch {k}'s first value is undetermined under its reset function {r} (x values)"
+                ));
+            }
+            if v != want {
+                return Err(format!(
+                    "latch {k} starts at {v} but its reset function {r} gives {want}"
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -41,7 +41,11 @@ impl Representation<'_> {
     fn replay(&self, props: &[usize], trace: &Trace) -> Result<usize, String> {
         match &self.original {
             Original::Aiger(a) => {
-                let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+                // The lifted model's trace: reset functions lowered, the
+                // `first` latch last.
+                let init: Vec<Option<bool>> = (trace.init.iter().take(a.latches.len()))
+                    .map(|&b| Some(b))
+                    .collect();
                 let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
                     .map(|v| v.iter().map(|&b| Some(b)).collect())
                     .collect();
@@ -77,7 +81,7 @@ pub fn run(file: &Path, timeout: f64, property: Option<usize>) -> Result<i32, St
         aiger_model = aiger::read_file(file).map_err(|e| e.to_string())?;
         let aig = aiger_model.to_aig();
         prop_count = aig.bad.len();
-        let lifted_ts = ts_from_aig(&aig);
+        let lifted_ts = ts_from_aig(&aig.without_resets());
         let lifted = bitblast(&lifted_ts).map_err(|e| format!("{name}: {e}"))?;
         systems.push(("aiger->ts", lifted_ts));
         reps.push(Representation {

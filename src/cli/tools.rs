@@ -298,9 +298,14 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
     let bytes = match output.extension().and_then(|e| e.to_str()) {
         Some("aag") => aiger::write_ascii(&aiger),
         Some("aig") => aiger::write_binary(&aiger),
-        Some("vmt" | "smt2") => vmt::write(&ts_from_aig(&aiger.to_aig())).into_bytes(),
-        Some("dimspec") => dimspec_of(&aiger.to_aig()).into_bytes(),
-        Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig()))
+        // Reset functions lowered to a first-step latch and constraints
+        // (`ir::resets`): the word-level formats' initial states are
+        // constants there.
+        Some("vmt" | "smt2") => {
+            vmt::write(&ts_from_aig(&aiger.to_aig().without_resets())).into_bytes()
+        }
+        Some("dimspec") => dimspec_of(&aiger.to_aig().without_resets()).into_bytes(),
+        Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig().without_resets()))
             .map_err(|e| format!("{}: {}", input.display(), e.0))?
             .into_bytes(),
         _ => {
@@ -458,6 +463,12 @@ fn info_aiger(file: &Path) -> Result<i32, String> {
     outln!("maxvar       {}", aiger.maxvar);
     outln!("inputs       {}", aiger.inputs.len());
     outln!("latches      {}", aiger.latches.len());
+    outln!(
+        "reset fns    {}",
+        (aiger.latches.iter())
+            .filter(|l| matches!(l.reset, aiger::Reset::Function(_)))
+            .count()
+    );
     outln!("outputs      {}", aiger.outputs.len());
     outln!("ands         {}", aiger.ands.len());
     outln!("bad          {}", aiger.bad.len());

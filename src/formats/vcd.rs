@@ -232,7 +232,9 @@ pub fn aiger_waveform(
         .map(|(k, latch)| match latch.reset {
             Reset::Zero => Some(false),
             Reset::One => Some(true),
-            Reset::Uninitialized => init.get(k).copied().flatten(),
+            // A reset function's value is the trace's: its first state
+            // was checked against the functions when it was replayed.
+            Reset::Uninitialized | Reset::Function(_) => init.get(k).copied().flatten(),
         })
         .collect();
     for vector in inputs {

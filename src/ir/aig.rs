@@ -80,6 +80,11 @@ pub struct Latch {
     pub next: Lit,
     /// The reset value; `None` means uninitialised (any value).
     pub init: Option<bool>,
+    /// A reset function (AIGER 1.9.23; `init` is then `None`): the latch
+    /// starts at this literal's value in the first state. Only files and
+    /// certificates carry them; the engines see circuits lowered by
+    /// [`Aig::without_resets`].
+    pub reset: Option<Lit>,
 }
 
 /// A sequential circuit with safety properties, constraints and liveness parts.
@@ -156,6 +161,7 @@ impl Aig {
             var,
             next: Lit::FALSE,
             init,
+            reset: None,
         });
         Lit::new(var, false)
     }

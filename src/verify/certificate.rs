@@ -51,22 +51,33 @@ impl Certificate {
     }
 }
 
-/// The witness circuit of a proof of "no `bad`" on the circuit `full`.
+/// The witness circuit of a proof of "no `bad`" on the circuit `full`
+/// (the proof is over `full` with its reset functions lowered, as the
+/// engines saw it). The witness is built on the lowered circuit, and its
+/// first latches, the model's, get the model's reset functions back: where
+/// the model starts, the witness starts (Certifaiger's reset check), and
+/// the lowering's constraint holds there.
 pub(super) fn of_circuit(
     full: &Aig,
     bad: &[Lit],
     evidence: &Evidence,
 ) -> Result<Certificate, NoCertificate> {
-    let witness = match evidence {
-        Evidence::Invariant(cubes) => certificate::witness_from_invariant(full, bad, cubes),
+    let lowered = full.without_resets();
+    let mut witness = match evidence {
+        Evidence::Invariant(cubes) => certificate::witness_from_invariant(&lowered, bad, cubes),
         Evidence::KInduction {
             k,
             simple_path: false,
             lemmas,
-        } => certificate::witness_from_kinduction(full, bad, *k, lemmas),
-        Evidence::Circuit(inv) => certificate::witness_from_circuit(full, bad, inv),
+        } => certificate::witness_from_kinduction(&lowered, bad, *k, lemmas),
+        Evidence::Circuit(inv) => certificate::witness_from_circuit(&lowered, bad, inv),
         _ => return Err(NoCertificate::Unsupported),
     };
+    for (w, m) in witness.latches.iter_mut().zip(&full.latches) {
+        if m.reset.is_some() {
+            (w.init, w.reset) = (None, m.reset);
+        }
+    }
     Ok(Certificate::Circuit(Box::new(witness)))
 }
 

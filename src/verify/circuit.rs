@@ -79,7 +79,9 @@ fn prepare_options(request: &Request) -> PrepareOptions {
 
 /// Decides the properties of a circuit: reduces it to their cone, runs the
 /// engine, checks a proof on the SAT backend the engine did not use, and
-/// maps a trace back to `full` (not yet replayed on any file).
+/// maps a trace back to `full` (not yet replayed on any file). A proof is
+/// over `full` with its reset functions lowered ([`Aig::without_resets`]:
+/// one latch more when it has any).
 /// `circuit_proofs`: whether `auto` runs the engines whose proofs are
 /// circuits, not invariants over the latches (k-induction's step cases,
 /// signal correspondence).
@@ -89,6 +91,16 @@ pub(super) fn check_circuit(
     log: Log,
     circuit_proofs: bool,
 ) -> Result<Run, String> {
+    // The engines and the proof checks take reset functions lowered
+    // (`ir::resets`); a trace is cut back to the circuit's own latches.
+    let latches = full.latches.len();
+    let lowered;
+    let full = if full.has_resets() {
+        lowered = full.without_resets();
+        &lowered
+    } else {
+        full
+    };
     let props = &request.properties;
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
     let prepared = prepare(full, props, &prepare_options(request));
@@ -132,7 +144,11 @@ pub(super) fn check_circuit(
     } = outcome;
     let answer = match verdict {
         Verdict::Unsafe(trace) => Answer::Unsafe {
-            witness: Witness::Bit(restore.trace(&trace)),
+            witness: Witness::Bit({
+                let mut trace = restore.trace(&trace);
+                trace.init.truncate(latches);
+                trace
+            }),
             properties: props.clone(),
         },
         Verdict::Unknown(reason) => Answer::Unknown(reason),

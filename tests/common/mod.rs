@@ -65,3 +65,53 @@ pub fn check_c(program: &str, path: &Path, args: &[&str]) -> (String, String) {
     );
     (c_verdict(out.status.code()).to_string(), detail)
 }
+
+/// aigsim 1.9.26 (`tests/tools/aiger`, unmodified upstream sources), built
+/// once per test process with `cc` into the target directory.
+#[allow(dead_code)] // Not every test crate checks AIGER witnesses.
+pub fn aigsim() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/aiger");
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("aigsim");
+            std::fs::create_dir_all(&dir).unwrap();
+            let exe = dir.join(format!("aigsim-{}", std::process::id()));
+            let cc = Command::new("cc")
+                .args(["-O2", "-w", "-o"])
+                .arg(&exe)
+                .arg(src.join("aigsim.c"))
+                .arg(src.join("aiger.c"))
+                .output()
+                .expect("building aigsim needs a C compiler (cc)");
+            assert!(
+                cc.status.success(),
+                "{}",
+                String::from_utf8_lossy(&cc.stderr)
+            );
+            exe
+        })
+        .clone()
+}
+
+/// Whether aigsim accepts `witness` (an HWMCC witness file) for `model`:
+/// the first state agrees with the reset functions and every claimed bad
+/// property is reached. The message when it does not.
+#[allow(dead_code)] // Not every test crate checks AIGER witnesses.
+pub fn aigsim_accepts(model: &Path, witness: &Path) -> Result<(), String> {
+    let out = Command::new(aigsim())
+        .arg("-c")
+        .arg(model)
+        .arg(witness)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}

@@ -5,7 +5,9 @@ use crate::ir::aig::{Aig, Lit};
 
 impl Aiger {
     /// Builds the AIG: inputs and latches keep their file positions, gates are
-    /// structurally hashed, and `bad` holds [`Aiger::bad_properties`].
+    /// structurally hashed, `bad` holds [`Aiger::bad_properties`], and reset
+    /// functions are kept as [`crate::ir::aig::Latch::reset`] (engines take
+    /// the circuit [`Aig::without_resets`] gives).
     pub fn to_aig(&self) -> Aig {
         let mut aig = Aig::new();
         let mut map = vec![Lit::FALSE; self.maxvar as usize + 1];
@@ -16,7 +18,7 @@ impl Aiger {
             let init = match l.reset {
                 Reset::Zero => Some(false),
                 Reset::One => Some(true),
-                Reset::Uninitialized => None,
+                Reset::Uninitialized | Reset::Function(_) => None,
             };
             map[(l.lit >> 1) as usize] = aig.add_latch(init);
         }
@@ -27,6 +29,9 @@ impl Aiger {
         }
         for (k, l) in self.latches.iter().enumerate() {
             aig.set_next(k, lookup(&map, l.next));
+            if let Reset::Function(r) = l.reset {
+                aig.latches[k].reset = Some(lookup(&map, r));
+            }
         }
         let lits = |v: &[u32]| v.iter().map(|&l| lookup(&map, l)).collect::<Vec<_>>();
         aig.bad = lits(self.bad_properties());
@@ -76,10 +81,11 @@ impl Aiger {
                 .map(|l| super::AigerLatch {
                     lit: 2 * map[l.var.0 as usize],
                     next: lit(l.next),
-                    reset: match l.init {
-                        Some(false) => Reset::Zero,
-                        Some(true) => Reset::One,
-                        None => Reset::Uninitialized,
+                    reset: match (l.init, l.reset) {
+                        (_, Some(r)) => Reset::Function(lit(r)),
+                        (Some(false), None) => Reset::Zero,
+                        (Some(true), None) => Reset::One,
+                        (None, None) => Reset::Uninitialized,
                     },
                 })
                 .collect(),

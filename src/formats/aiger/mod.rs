@@ -22,6 +22,11 @@ pub enum Reset {
     One,
     /// Starts at any value (written as the latch's own literal).
     Uninitialized,
+    /// A reset function (AIGER 1.9.23): the latch starts at the value of
+    /// this literal (an input, another latch or a gate) in the first state,
+    /// under the first step's inputs. The reader accepts only stratified
+    /// resets (no latch's reset depends on itself through other resets).
+    Function(u32),
 }
 
 /// A latch line: current-state literal, next-state literal and reset.

@@ -54,6 +54,8 @@ struct Reader<'a> {
 #[derive(Default)]
 struct Uses {
     lits: Vec<(u32, usize)>,
+    /// Latches with a reset function, and the line of each.
+    resets: Vec<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -158,6 +160,7 @@ impl<'a> Reader<'a> {
             self.check_defined(&defined, &uses)?;
             self.check_acyclic(&aiger, &gate_lines)?;
         }
+        check_stratified(self.name, &aiger, &uses.resets)?;
         self.symbols_and_comments(&h, &mut aiger)?;
         Ok(aiger)
     }
@@ -315,14 +318,14 @@ impl<'a> Reader<'a> {
                 Reset::Zero
             } else {
                 self.space("the reset value")?;
-                match self.number("reset value")? {
+                match self.literal("reset value", max_lit)? {
                     0 => Reset::Zero,
                     1 => Reset::One,
                     r if r == lit => Reset::Uninitialized,
                     r => {
-                        return self.error(format!(
-                            "reset value {r} of latch {lit} must be 0, 1 or {lit} (uninitialised)"
-                        ))
+                        uses.lits.push((r, self.line));
+                        uses.resets.push((k as usize, self.line));
+                        Reset::Function(r)
                     }
                 }
             };
@@ -577,4 +580,91 @@ impl<'a> Reader<'a> {
         }
         self.pos = self.data.len();
     }
+}
+
+/// Refuses reset functions that depend on their own latch through gates and
+/// other latches' resets: with an acyclic dependency (stratified resets) the
+/// first state is a function of the first inputs; a cycle may have no
+/// solution or many, which no tool agrees on. `resets`: the latches with a
+/// reset function and their lines.
+fn check_stratified(
+    name: &str,
+    aiger: &Aiger,
+    resets: &[(usize, usize)],
+) -> Result<(), ParseError> {
+    if resets.is_empty() {
+        return Ok(());
+    }
+    // Nodes: variables. A gate reads its operands; a latch with a reset
+    // function reads its reset literal; inputs, constants and other latches
+    // read nothing (their first value does not depend on the circuit).
+    let n = aiger.maxvar as usize + 1;
+    let mut reads: Vec<[u32; 2]> = vec![[0, 0]; n];
+    for g in &aiger.ands {
+        reads[(g.lhs >> 1) as usize] = [g.rhs0 >> 1, g.rhs1 >> 1];
+    }
+    let mut latch_at = vec![usize::MAX; n];
+    for &(k, _) in resets {
+        let latch = &aiger.latches[k];
+        if let Reset::Function(r) = latch.reset {
+            reads[(latch.lit >> 1) as usize] = [r >> 1, 0];
+            latch_at[(latch.lit >> 1) as usize] = k;
+        }
+    }
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; n];
+    for &(root, line) in resets {
+        let root_var = (aiger.latches[root].lit >> 1) as usize;
+        if state[root_var] != NEW {
+            continue;
+        }
+        // Depth-first, the path kept on the stack to name a cycle's latches.
+        let mut path: Vec<(usize, usize)> = vec![(root_var, 0)];
+        state[root_var] = OPEN;
+        while let Some(top) = path.last_mut() {
+            let (v, next) = *top;
+            if next == 2 {
+                state[v] = DONE;
+                path.pop();
+                continue;
+            }
+            top.1 += 1;
+            let child = reads[v][next] as usize;
+            if child == 0 {
+                continue;
+            }
+            match state[child] {
+                NEW => {
+                    state[child] = OPEN;
+                    path.push((child, 0));
+                }
+                OPEN => {
+                    let from = path.iter().position(|&(u, _)| u == child).unwrap_or(0);
+                    let cycle: Vec<usize> = (path[from..].iter())
+                        .map(|&(u, _)| latch_at[u])
+                        .filter(|&k| k != usize::MAX)
+                        .collect();
+                    let latches: Vec<String> = (cycle.iter())
+                        .map(|&k| aiger.latches[k].lit.to_string())
+                        .collect();
+                    let line = (resets.iter())
+                        .find(|&&(k, _)| Some(&k) == cycle.first())
+                        .map_or(line, |&(_, l)| l);
+                    return Err(ParseError::new(
+                        name,
+                        Location::Line(line),
+                        format!(
+                            "the reset functions of latches {} depend on each other in a cycle; \
+                             only stratified resets (an acyclic dependency) are supported",
+                            latches.join(", ")
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }

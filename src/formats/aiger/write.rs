@@ -75,6 +75,7 @@ fn write_latch_tail(out: &mut Vec<u8>, l: &AigerLatch) {
         Reset::Zero => writeln!(out, "{}", l.next),
         Reset::One => writeln!(out, "{} 1", l.next),
         Reset::Uninitialized => writeln!(out, "{} {}", l.next, l.lit),
+        Reset::Function(r) => writeln!(out, "{} {r}", l.next),
     };
 }
 
@@ -164,7 +165,10 @@ pub(crate) fn reencode(a: &Aiger) -> Aiger {
             .map(|l| AigerLatch {
                 lit: m(l.lit),
                 next: m(l.next),
-                reset: l.reset,
+                reset: match l.reset {
+                    Reset::Function(r) => Reset::Function(m(r)),
+                    other => other,
+                },
             })
             .collect(),
         outputs: a.outputs.iter().map(|&l| m(l)).collect(),
