@@ -9,7 +9,9 @@ With `-- -v`, each solved row names the engine that answered.
 
 DIR may hold a MANIFEST.tsv or SOURCES.tsv (columns: file, ..., expected),
 whose `expected` column (safe/unsafe/unknown) is compared with the verdicts.
-With --replay every unsafe witness is checked by tests/tools/aigsim.py; with
+With --replay every unsafe witness is checked by tests/tools/aigsim.py (by
+aigsim 1.9.26 where AIGSIM names its binary: `cc -O2 -o aigsim
+tests/tools/aiger/aigsim.c tests/tools/aiger/aiger.c`); with
 --certify every safe answer writes a certificate that `invar certify` checks.
 With --tool abc-pdr, ABC's `read F; fold; pdr` is run instead of invar
 (ABC reads an uninitialised latch as 0, a narrower question than AIGER's);
@@ -101,7 +103,10 @@ def run_invar(path, timeout, extra, replay, certify):
     elif verdict == "unsafe" and replay:
         with tempfile.NamedTemporaryFile("w", suffix=".wit", delete=False) as w:
             w.write(out)
-        if path.endswith((".aig", ".aag")):
+        if path.endswith((".aig", ".aag")) and os.environ.get("AIGSIM"):
+            # AIGSIM names aigsim 1.9.26 (tests/tools/aiger, built with cc).
+            replayer = [os.environ["AIGSIM"], "-c"]
+        elif path.endswith((".aig", ".aag")):
             replayer = [sys.executable, os.path.join(ROOT, "tests", "tools", "aigsim.py")]
         else:
             replayer = [binary, "sim"]

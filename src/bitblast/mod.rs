@@ -4,7 +4,9 @@
 //! - A state is a vector of latches. A constant init becomes the latches'
 //!   resets; any other init term leaves them uninitialised and adds the
 //!   constraint `first → state = init`, where `first` is a latch true only in
-//!   step 0. Relational `init` terms are constrained the same way.
+//!   step 0 (for an AIGER file, [`bitblast_with_resets`] writes the term's
+//!   bits as reset functions instead). Relational `init` terms are
+//!   constrained the same way.
 //! - Arrays with Bool or small bit-vector indices are expanded: the word of
 //!   an array is its elements' words, index 0 first; `select` is a mux over
 //!   the elements and `store` a conditional update of each.
@@ -104,6 +106,19 @@ fn var_name(terms: &Terms, t: Term) -> String {
 
 /// Bit-blasts `ts`.
 pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
+    blast(ts, false)
+}
+
+/// Bit-blasts `ts` for an AIGER file, as HWMCC'25 does: a state initialised
+/// from a term that is not constant gets that term's bits as reset functions
+/// (AIGER 1.9.23), not the `first` latch and a constraint. The engines take
+/// such a circuit through [`Aig::without_resets`], which lowers the
+/// functions to that encoding again.
+pub fn bitblast_with_resets(ts: &Ts) -> Result<Blasted, Unsupported> {
+    blast(ts, true)
+}
+
+fn blast(ts: &Ts, reset_functions: bool) -> Result<Blasted, Unsupported> {
     let terms = &ts.terms;
     let mut b = Blaster {
         terms,
@@ -165,6 +180,17 @@ pub fn bitblast(ts: &Ts) -> Result<Blasted, Unsupported> {
     }
     for (i, init) in deferred_inits {
         let value = b.word(init)?;
+        if reset_functions {
+            for (&position, &bit) in state_latches[i].iter().zip(&value) {
+                let latch = &mut b.aig.latches[position];
+                match bit {
+                    Lit::FALSE | Lit::TRUE => latch.init = Some(bit == Lit::TRUE),
+                    own if own == Lit::new(latch.var, false) => {}
+                    _ => latch.reset = Some(bit),
+                }
+            }
+            continue;
+        }
         let current = b.memo[ts.states[i].var.index()]
             .clone()
             .expect("state blasted");

@@ -63,6 +63,13 @@ pub enum Command {
         input: PathBuf,
         /// The output file.
         output: PathBuf,
+        /// AIGER output without reset functions (AIGER 1.9.23), for tools
+        /// that predate them: every latch then resets to 0 or 1, and one
+        /// that starts at a function's value, or anywhere, is read as
+        /// `first ? start : latch` (Debian's ABC also reads uninitialised
+        /// latches as 0, so none is written).
+        #[arg(long)]
+        no_reset_functions: bool,
         /// Options for C programs.
         #[command(flatten)]
         c: CArgs,

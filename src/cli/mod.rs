@@ -96,7 +96,12 @@ pub fn run() -> i32 {
         } => sat
             .backend()
             .and_then(|b| tools::certify(&model, &certificate, b, property)),
-        Command::Convert { input, output, c } => tools::convert(&input, &output, &c),
+        Command::Convert {
+            input,
+            output,
+            no_reset_functions,
+            c,
+        } => tools::convert(&input, &output, no_reset_functions, &c),
         Command::Info { file, c } => tools::info(&file, &c),
         Command::CoreReplay { traces } => tools::core_replay(&traces),
         Command::Smt {

@@ -2,7 +2,7 @@
 
 use super::check::{asks_no_overflow, program_options};
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
-use invar::bitblast::{bitblast, ts_from_aig};
+use invar::bitblast::{bitblast, bitblast_with_resets, ts_from_aig};
 use invar::check::certificate::check_witness;
 use invar::check::replay::{replay, Replay};
 use invar::check::word;
@@ -244,7 +244,12 @@ fn certified_properties(
 /// Converts between formats by extension: AIGER to AIGER keeps symbols and
 /// comments; the other formats write VMT, BTOR2, DimSpec, or AIGER by
 /// bit-blasting; C programs are lowered as `check` would (`c`).
-pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i32, String> {
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    no_reset_functions: bool,
+    c: &super::args::CArgs,
+) -> Result<i32, String> {
     let format = Format::of(input)?;
     if format != Format::Aiger {
         let ts = if format == Format::C {
@@ -275,8 +280,7 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
                 dimspec_of(&blasted.aig).into_bytes()
             }
             Some("aag" | "aig") => {
-                let blasted = bitblast(&ts).map_err(|e| format!("{}: {e}", input.display()))?;
-                let out = aiger::Aiger::from_aig(&blasted.aig);
+                let out = aiger::Aiger::from_aig(&circuit_of(&ts, input, no_reset_functions)?);
                 if out_ext == Some("aag") {
                     aiger::write_ascii(&out)
                 } else {
@@ -294,7 +298,10 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
             .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
         return Ok(EXIT_UNKNOWN);
     }
-    let aiger = aiger::read_file(input).map_err(|e| e.to_string())?;
+    let mut aiger = aiger::read_file(input).map_err(|e| e.to_string())?;
+    if no_reset_functions {
+        aiger = constant_resets(&aiger);
+    }
     let bytes = match output.extension().and_then(|e| e.to_str()) {
         Some("aag") => aiger::write_ascii(&aiger),
         Some("aig") => aiger::write_binary(&aiger),
@@ -318,6 +325,61 @@ pub fn convert(input: &Path, output: &Path, c: &super::args::CArgs) -> Result<i3
     std::fs::write(output, bytes)
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     Ok(EXIT_UNKNOWN)
+}
+
+/// The circuit of a word-level model for an AIGER file: a state initialised
+/// from a term that is not constant gets reset functions, as HWMCC'25 writes
+/// them, unless `no_reset_functions` asks for constant resets only; where the
+/// functions would depend on each other in a cycle, the `first` latch and a
+/// constraint, as the engines see them.
+fn circuit_of(
+    ts: &invar::ir::ts::Ts,
+    input: &Path,
+    no_reset_functions: bool,
+) -> Result<invar::ir::aig::Aig, String> {
+    let failed = |e: invar::bitblast::Unsupported| format!("{}: {e}", input.display());
+    let with_functions = bitblast_with_resets(ts).map_err(failed)?.aig;
+    match with_functions.with_constant_resets() {
+        Some(constant) if no_reset_functions => Ok(constant),
+        Some(_) => Ok(with_functions),
+        None => {
+            eprintln!(
+                "invar: note: {}: initial values depend on each other in a cycle; written as a constraint in the first step",
+                input.display()
+            );
+            let plain = bitblast(ts).map_err(failed)?.aig;
+            Ok(if no_reset_functions {
+                plain.with_constant_resets().unwrap_or(plain)
+            } else {
+                plain
+            })
+        }
+    }
+}
+
+/// The AIGER model with constant resets only ([`Aig::with_constant_resets`]),
+/// its names kept: inputs, latches and properties keep their positions.
+fn constant_resets(aiger: &aiger::Aiger) -> aiger::Aiger {
+    let aig = aiger.to_aig();
+    // The reader refused cycles.
+    let Some(constant) = aig.with_constant_resets() else {
+        return aiger.clone();
+    };
+    let mut out = aiger::Aiger::from_aig(&constant);
+    let outputs_are_bad = aiger.bad.is_empty() && aiger.justice.is_empty();
+    out.symbols = (aiger.symbols.iter())
+        .filter_map(|s| {
+            let mut s = s.clone();
+            match s.kind {
+                aiger::SymbolKind::Output if outputs_are_bad => s.kind = aiger::SymbolKind::Bad,
+                aiger::SymbolKind::Output => return None,
+                _ => {}
+            }
+            Some(s)
+        })
+        .collect();
+    out.comments = aiger.comments.clone();
+    out
 }
 
 /// DimSpec of a circuit, its bad properties OR-ed into the goal.

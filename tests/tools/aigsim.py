@@ -151,7 +151,13 @@ def main():
             print("initial latch value contradicts reset")
             return 1
     hit = set()
-    for ev in simulate(inputs, latches, ands, init, vectors):
+    for step, ev in enumerate(simulate(inputs, latches, ands, init, vectors)):
+        # Reset functions (AIGER 1.9.23): a latch's first value is its reset
+        # literal's, under the first step's inputs.
+        for (lit, nxt, reset) in latches:
+            if step == 0 and reset not in (0, 1, lit) and (ev(lit) is None or ev(lit) != ev(reset)):
+                print("initial value of latch %d does not match reset function %d" % (lit, reset))
+                return 1
         if any(ev(cl) != 1 for cl in constraints):
             break
         for p in claimed:
