@@ -17,7 +17,7 @@ pub enum Command {
     /// Decide the safety properties of a model and print the verdict.
     ///
     /// Exit code: 10 unsafe, 20 safe, 0 unknown, 1 error.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Replay a witness on a model and say whether and where it reaches a bad state.
     ///
     /// Exit code: 0 the witness reaches its bad state, 3 it does not, 1 error.
@@ -242,8 +242,25 @@ impl std::str::FromStr for PropertyArg {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The model (.aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i).
+    /// The model (.aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i), or
+    /// a Verilog or SystemVerilog design (.v, .sv), read through Yosys.
     pub file: PathBuf,
+    /// Further source files of the design (Verilog only).
+    #[arg(value_name = "MORE")]
+    pub more: Vec<PathBuf>,
+    /// Verilog: the top module (default: the one no other instantiates).
+    #[arg(long, value_name = "MODULE")]
+    pub top: Option<String>,
+    /// Verilog: define a macro (`FORMAL` is always defined); repeatable.
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// Verilog: the Yosys binary (default: `yosys` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub yosys: Option<PathBuf>,
+    /// Verilog: check the design at the bit level (AIGER, the HWMCC output
+    /// convention) instead of the word level (BTOR2).
+    #[arg(long)]
+    pub bit_level: bool,
     /// The engine.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineArg,

@@ -12,13 +12,14 @@ use super::{monitor, print_verdict, svcomp, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::svcomp::Property;
 use invar::formats::vcd;
+use invar::formats::verilog::DesignOptions;
 use invar::ir::aig::Aig;
 use invar::util::budget::Budget;
 use invar::verify::{
     self, Answer, Certificate, Engine, Format, Model, NoCertificate, ProgramOptions, ReadError,
     Request, Run, Tuning, Witness,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,6 +31,28 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         return Ok(EXIT_UNKNOWN);
     }
     let format = Format::of(&args.file)?;
+    let verilog = format == Format::Verilog;
+    if !verilog {
+        let given = [
+            (!args.more.is_empty(), "further files"),
+            (args.top.is_some(), "--top"),
+            (!args.defines.is_empty(), "--define"),
+            (args.yosys.is_some(), "--yosys"),
+            (args.bit_level, "--bit-level"),
+        ];
+        if let Some((_, what)) = given.iter().find(|(on, _)| *on) {
+            return Err(format!(
+                "{}: {what}: only for Verilog designs (.v, .sv)",
+                args.file.display()
+            ));
+        }
+    }
+    // A design is answered in the convention of the netlist it is read as.
+    let format = match format {
+        Format::Verilog if args.bit_level => Format::Aiger,
+        Format::Verilog => Format::Btor2,
+        other => other,
+    };
     // A mistyped switch is an error before anything is read.
     let tuning = Tuning::default().with(&args.tune)?;
     if format != Format::C {
@@ -89,7 +112,21 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     }
     let no_overflow = property.as_ref().is_some_and(|p| p.no_overflow);
     let options = program_options(&args.c, no_overflow, budget.deadline());
-    let model = match verify::model::read(&args.file, &options) {
+    let read = if verilog {
+        let files: Vec<PathBuf> = std::iter::once(args.file.clone())
+            .chain(args.more.iter().cloned())
+            .collect();
+        let design = DesignOptions {
+            top: args.top.clone(),
+            defines: args.defines.clone(),
+            yosys: args.yosys.clone(),
+            bit_level: args.bit_level,
+        };
+        verify::model::read_design(&files, &design)
+    } else {
+        verify::model::read(&args.file, &options)
+    };
+    let model = match read {
         Ok(model) => model,
         Err(ReadError::Invalid(e)) => return Err(e),
         Err(ReadError::Unanswerable(e)) => return Ok(unknown_of(&format!("{file}: {e}"))),
@@ -277,7 +314,30 @@ fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, St
 fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String> {
     let (args, file) = (cx.args, cx.output.file);
     match (&run.answer, cx.model) {
-        (Answer::Unsafe { witness, .. }, model) => {
+        (
+            Answer::Unsafe {
+                witness,
+                properties,
+            },
+            model,
+        ) => {
+            if Format::of(&args.file) == Ok(Format::Verilog) {
+                // The witness names properties by number; a designer
+                // reads assertions by name.
+                for &p in properties {
+                    let name = match model {
+                        Model::System(ts) => ts.bad.get(p).map(|b| b.name.clone()),
+                        Model::Circuit(a) => {
+                            (a.symbol(aiger::SymbolKind::Bad, p)).map(String::from)
+                        }
+                        Model::Program(_) => None,
+                    };
+                    eprintln!(
+                        "invar: {file}: assertion {} (b{p}) fails",
+                        name.unwrap_or_else(|| format!("b{p}"))
+                    );
+                }
+            }
             if let (Some(path), Model::Program(p)) = (&args.c.witness_out, model) {
                 if let Some(text) = svcomp::violation_witness(&args.file, p, cx.property)? {
                     write_file(path, text.as_bytes())?;

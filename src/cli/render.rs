@@ -38,7 +38,9 @@ impl Convention {
     pub fn of(format: Format, witness: bool, words: bool) -> Convention {
         match format {
             Format::Aiger => Convention::Hwmcc,
-            Format::Btor2 => Convention::Btor2,
+            // A design read at word level (`check` passes Aiger when the
+            // bit level is asked).
+            Format::Btor2 | Format::Verilog => Convention::Btor2,
             Format::Vmt | Format::Dimspec => Convention::Vmt { witness },
             Format::C => Convention::Svcomp { words },
         }

@@ -7,6 +7,7 @@ pub mod dimspec;
 pub mod smtlib;
 pub mod svcomp;
 pub mod vcd;
+pub mod verilog;
 pub mod vmt;
 pub mod witness;
 

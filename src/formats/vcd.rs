@@ -335,6 +335,20 @@ pub fn word_waveform(ts: &Ts, trace: &WordTrace) -> Waveform {
         };
         waveform.signals.push(Signal { name, width: 1 });
     }
+    // Named values (a design's wires), where no state or input has the name.
+    let shown: Vec<&crate::ir::ts::Property> = (ts.signals.iter())
+        .filter(|s| !waveform.signals.iter().any(|w| w.name == s.name))
+        .collect();
+    for s in &shown {
+        let width = match ts.terms.sort(s.term) {
+            Sort::BitVec(w) => *w as usize,
+            _ => 1,
+        };
+        waveform.signals.push(Signal {
+            name: s.name.clone(),
+            width,
+        });
+    }
     let mut ev = Evaluator::new(&ts.terms);
     for k in 0..trace.len() {
         let mut step: Vec<Sample> = columns
@@ -361,6 +375,15 @@ pub fn word_waveform(ts: &Ts, trace: &WordTrace) -> Waveform {
                 _ => None,
             };
             step.push(Sample::Bits(vec![bit]));
+        }
+        for s in &shown {
+            let value = ev.eval(s.term).ok();
+            step.push(
+                value
+                    .as_ref()
+                    .and_then(sample)
+                    .unwrap_or(Sample::Bits(vec![None])),
+            );
         }
         waveform.steps.push(step);
     }

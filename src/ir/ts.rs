@@ -54,6 +54,9 @@ pub struct Ts {
     pub live: Vec<Property>,
     /// Initial predicates for abstraction (VMT `:predicate`), kept.
     pub predicates: Vec<Term>,
+    /// Named values over states and inputs that waveforms show (BTOR2
+    /// outputs and named nodes: a design's wires); no engine reads them.
+    pub signals: Vec<Property>,
 }
 
 /// Positions of the states and of the inputs a term mentions.

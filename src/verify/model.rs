@@ -5,12 +5,13 @@
 
 use crate::cfront::{self, FrontError, Program};
 use crate::formats::aiger::{self, Aiger};
+use crate::formats::verilog::{self, DesignError, DesignOptions, Netlist};
 use crate::formats::{btor2, dimspec, vmt};
 use crate::ir::cfa::encode::encode;
 use crate::ir::cfa::lbe::{large_block_encoding, LbeOptions, LbeStats};
 use crate::ir::cfa::Cfa;
 use crate::ir::ts::Ts;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The input formats, by file extension.
@@ -26,6 +27,8 @@ pub enum Format {
     Dimspec,
     /// `.c`, `.i` (preprocessed).
     C,
+    /// `.v`, `.sv`: a design, read through Yosys ([`read_design`]).
+    Verilog,
 }
 
 impl Format {
@@ -37,8 +40,9 @@ impl Format {
             Some("vmt" | "smt2") => Ok(Format::Vmt),
             Some("dimspec") => Ok(Format::Dimspec),
             Some("c" | "i") => Ok(Format::C),
+            Some("v" | "sv") => Ok(Format::Verilog),
             _ => Err(format!(
-                "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor, .vmt, .dimspec, .c or .i",
+                "{}: unknown model format: expected the extension .aag, .aig, .btor2, .btor, .vmt, .dimspec, .c, .i, .v or .sv",
                 path.display()
             )),
         }
@@ -148,8 +152,38 @@ pub fn read_system(path: &Path, format: Format) -> Result<Ts, String> {
                 path.display()
             ))
         }
+        Format::Verilog => {
+            return Err(format!(
+                "{}: a Verilog design is read through Yosys by `invar check DESIGN.sv --top TOP`",
+                path.display()
+            ))
+        }
     }
     .map_err(|e| e.to_string())
+}
+
+/// Reads a Verilog or SystemVerilog design from `files` through Yosys
+/// ([`verilog::synthesize`]): a word-level system, or a circuit when
+/// `options` ask for the bit level.
+pub fn read_design(files: &[PathBuf], options: &DesignOptions) -> Result<Model, ReadError> {
+    let name = files
+        .first()
+        .map_or("design".into(), |f| f.display().to_string());
+    let invalid = |e: crate::formats::ParseError| {
+        ReadError::Invalid(format!(
+            "internal error: Yosys's netlist of {name} does not read: {e}"
+        ))
+    };
+    match verilog::synthesize(files, options) {
+        Ok(Netlist::Btor2(text)) => btor2::read_str(&name, &text)
+            .map(Model::System)
+            .map_err(invalid),
+        Ok(Netlist::Aiger(bytes)) => aiger::read_bytes(&name, &bytes)
+            .map(Model::Circuit)
+            .map_err(invalid),
+        Err(DesignError::Invalid(e)) => Err(ReadError::Invalid(e)),
+        Err(DesignError::Unsupported(e)) => Err(ReadError::Unanswerable(e)),
+    }
 }
 
 /// Reads, lowers and encodes the C program in `path`.

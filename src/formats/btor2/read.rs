@@ -335,7 +335,8 @@ impl Reader<'_> {
             }
             "output" => {
                 // Outputs name a value for the user; no property depends on them.
-                self.node_arg(cur)?;
+                let value = self.node_arg(cur)?;
+                self.signal(cur, value);
                 return Ok(Entry::Other);
             }
             "bad" | "constraint" | "fair" => {
@@ -361,9 +362,27 @@ impl Reader<'_> {
                 self.ts.justice.push(parts);
                 return Ok(Entry::Other);
             }
-            _ => return self.parse_operator(tag, cur).map(Entry::Node),
+            _ => {
+                let term = self.parse_operator(tag, cur)?;
+                self.signal(cur, term);
+                return Ok(Entry::Node(term));
+            }
         };
         Ok(Entry::Node(node))
+    }
+
+    /// Keeps a named value for waveforms (Yosys names a design's wires on
+    /// the nodes that compute them), once per name; its own internal names
+    /// (`$...`) stay out.
+    fn signal(&mut self, cur: &Cursor, term: Term) {
+        let Some(name) = cur.symbol() else { return };
+        let shown = matches!(self.ts.terms.sort(term), Sort::Bool | Sort::BitVec(_));
+        if shown && !name.starts_with('$') && !self.ts.signals.iter().any(|s| s.name == name) {
+            self.ts.signals.push(Property {
+                name: name.to_string(),
+                term,
+            });
+        }
     }
 
     fn parse_operator(&mut self, tag: &str, cur: &mut Cursor) -> Result<Term, ParseError> {
