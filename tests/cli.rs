@@ -981,3 +981,53 @@ fn a_huge_push_is_refused_before_it_allocates() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--property all` on BTOR2 and VMT models: one answer per property in the
+/// model's order, each after a comment naming it, each failing one with its
+/// own witness (replayed by `invar sim`); the exit code is unsafe when any
+/// property fails. `formats/btor2/init_from_state.btor2`: `a_equals_b`
+/// holds (b is a + 1 for ever), `b_is_zero` fails at step 0 (a may start
+/// at 15).
+#[test]
+fn every_property_of_a_word_level_model_gets_its_own_answer() {
+    let model = root().join("formats/btor2/init_from_state.btor2");
+    let m = model.to_str().unwrap();
+    let o = invar(&["check", m, "--property", "all", "--timeout", "30"]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    let out = stdout(&o);
+    let blocks: Vec<&str> = out.split("; property ").filter(|b| !b.is_empty()).collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(blocks[0].starts_with("b0 a_equals_b\nunsat\n"), "{out}");
+    assert!(blocks[1].starts_with("b1 b_is_zero\nsat\nb1\n"), "{out}");
+    let dir = std::env::temp_dir().join(format!("invar-all-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let witness = dir.join("b1.wit");
+    let text = blocks[1].split_once('\n').unwrap().1;
+    std::fs::write(&witness, text).unwrap();
+    let sim = invar(&["sim", m, witness.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0), "{}", stdout(&sim));
+    // The same model as VMT: its convention's words, with --witness.
+    let vmt = dir.join("init_from_state.vmt");
+    let v = vmt.to_str().unwrap();
+    assert_eq!(invar(&["convert", m, v]).status.code(), Some(0));
+    let o = invar(&[
+        "check",
+        v,
+        "--property",
+        "all",
+        "--witness",
+        "--timeout",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("; property b0\nsafe\n; property b1\nunsafe\ncounterexample\n"),
+        "{out}"
+    );
+    let o = invar(&["check", m, "--property", "all", "--json", "--timeout", "30"]);
+    let json = stdout(&o);
+    assert_contains(&json, "\"name\": \"a_equals_b\"");
+    assert_contains(&json, "\"name\": \"b_is_zero\"");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -85,30 +85,16 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         EXIT_UNKNOWN
     };
     let mut property = None;
-    match format {
-        Format::C => {
-            if let Some(prp) = &args.c.prop {
-                let p = invar::formats::svcomp::read_property(prp)?;
-                if !p.unreach_call && !p.no_overflow {
-                    return Ok(unknown_of(&format!(
-                        "{file}: {}: invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), not {}",
-                        prp.display(),
-                        p.text.trim()
-                    )));
-                }
-                property = Some(p);
-            }
+    if let (Format::C, Some(prp)) = (format, &args.c.prop) {
+        let p = invar::formats::svcomp::read_property(prp)?;
+        if !p.unreach_call && !p.no_overflow {
+            return Ok(unknown_of(&format!(
+                "{file}: {}: invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), not {}",
+                prp.display(),
+                p.text.trim()
+            )));
         }
-        Format::Aiger => {}
-        _ if args.property == Some(PropertyArg::All) => {
-            // BTOR2's `unsat` and VMT's `safe` name no property, so answers
-            // per property have no text form here yet.
-            return Err(format!(
-                "{file}: --property all is for AIGER models (HWMCC's results per property); \
-                 check the properties of this model one at a time with --property N"
-            ));
-        }
-        _ => {}
+        property = Some(p);
     }
     let no_overflow = property.as_ref().is_some_and(|p| p.no_overflow);
     let options = program_options(&args.c, no_overflow, budget.deadline());
@@ -160,7 +146,12 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         property: property.as_ref(),
         tuning,
     };
-    if format == Format::Aiger && args.property == Some(PropertyArg::All) && !props.is_empty() {
+    if args.property == Some(PropertyArg::All) && !props.is_empty() {
+        if let Model::Program(_) = &model {
+            return Err(format!(
+                "{file}: a C program has one property (its error location); --property all is for circuits and transition systems"
+            ));
+        }
         return each_property(&context, &props, &budget, &unknown_text);
     }
     *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = convention.unknown(&props);
@@ -482,6 +473,38 @@ fn each_property(
         ));
     }
     let mut answers: Vec<Rendered> = Vec::new();
+    // HWMCC's answers name their property; BTOR2's and VMT's do not, so each
+    // of theirs follows a comment line naming it (`; property b1 name`),
+    // and a JSON result carries the name.
+    let hwmcc = cx.output.convention == Convention::Hwmcc;
+    // A VMT property's name is its number, no name.
+    let name_of = |q: usize| -> String {
+        match cx.model {
+            Model::System(ts) => ts.bad.get(q).map(|b| b.name.clone()),
+            Model::Circuit(a) => a.symbol(aiger::SymbolKind::Bad, q).map(String::from),
+            Model::Program(_) => None,
+        }
+        .filter(|n| !n.is_empty() && !n.bytes().all(|c| c.is_ascii_digit()))
+        .unwrap_or_else(|| format!("b{q}"))
+    };
+    let named = |q: usize, r: Rendered| -> Rendered {
+        let text = if args.json {
+            let mut o = JsonObject::default();
+            o.string("name", &name_of(q));
+            let head = o.finish();
+            let head = head.trim_end().trim_end_matches('}');
+            let body = r.text.trim_start().trim_start_matches('{');
+            format!("{head}, {body}")
+        } else if hwmcc {
+            r.text
+        } else {
+            match name_of(q) {
+                n if n == format!("b{q}") => format!("; property b{q}\n{}", r.text),
+                n => format!("; property b{q} {n}\n{}", r.text),
+            }
+        };
+        Rendered { code: r.code, text }
+    };
     let unknown_of = |q: usize| -> Rendered {
         let text = if args.json {
             let mut o = JsonObject::default();
@@ -490,13 +513,18 @@ fn each_property(
                 .numbers("properties", &[q])
                 .string("reason", budget.reason());
             o.finish()
-        } else {
+        } else if hwmcc {
             format!("2\nb{q}\n.\n")
+        } else {
+            cx.output.convention.unknown(&[q])
         };
-        Rendered {
-            code: EXIT_UNKNOWN,
-            text,
-        }
+        named(
+            q,
+            Rendered {
+                code: EXIT_UNKNOWN,
+                text,
+            },
+        )
     };
     // Should the monitor answer at the deadline, it keeps the answers given
     // so far. Its text is rebuilt about a hundred times in all, not once per
@@ -522,7 +550,7 @@ fn each_property(
         }
         // A budget of its own: the portfolio stops its budget once a
         // verdict is in, which must not stop the next property's run.
-        answers.push(answer(cx, &[p], &budget.child())?);
+        answers.push(named(p, answer(cx, &[p], &budget.child())?));
     }
     let code = if answers.iter().any(|a| a.code == EXIT_UNSAFE) {
         EXIT_UNSAFE
