@@ -1,5 +1,6 @@
 //! AIGER reset functions (1.9.23) on random small circuits, through the
-//! command line as a user runs it: every engine's verdict against an
+//! command line as a user runs it: every engine's verdict (signal
+//! correspondence's too, which need not decide) against an
 //! explicit-state search written here, every unsafe witness checked by
 //! aigsim 1.9.26 (`tests/tools/aiger`, which checks the first state against
 //! the reset functions), every safe verdict's certificate by `invar certify`,
@@ -196,7 +197,9 @@ fn every_engine_agrees_with_explicit_search_on_reset_functions() {
         .unwrap_or(200);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("resets");
     std::fs::create_dir_all(&dir).unwrap();
-    let engines = ["auto", "ic3", "kind", "itp", "bmc"];
+    // Signal correspondence proves only what its equalities imply: it must
+    // be right, how often it decides is not asked.
+    let engines = ["auto", "ic3", "kind", "itp", "bmc", "scorr"];
     let mut tally: Vec<Tally> = engines.iter().map(|_| Tally::default()).collect();
     let (mut with_functions, mut refused, mut expected_unsafe) = (0, 0, 0);
     for case in 0..cases {
@@ -302,6 +305,9 @@ fn every_engine_agrees_with_explicit_search_on_reset_functions() {
             "{engine}: {} safe, {} unsafe, {} unknown",
             t.safe, t.unsafe_, t.unknown
         );
+        if *engine == "scorr" {
+            continue;
+        }
         // BMC is measured on the unsafe circuits only.
         let (got, of) = if *engine == "bmc" {
             (t.unsafe_, expected_unsafe)
