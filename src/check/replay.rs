@@ -190,3 +190,102 @@ fn first_state(
     }
     Ok(())
 }
+
+/// Replays a lasso for justice property `justice` (an index into
+/// [`Aiger::justice`]) as aigsim does: from `init` under `inputs`, every
+/// constraint holds in every step, and the state after the last step is
+/// the state of some earlier step i such that each of the property's
+/// signals and each fairness constraint holds in some step from i on. The
+/// first such i, or why there is none. Values must all be known.
+pub fn replay_lasso(
+    aiger: &Aiger,
+    justice: usize,
+    init: &[bool],
+    inputs: &[Vec<bool>],
+) -> Result<usize, String> {
+    let Some(signals) = aiger.justice.get(justice) else {
+        return Err(format!("the model has no justice property j{justice}"));
+    };
+    let signals: Vec<u32> = signals.iter().chain(&aiger.fairness).copied().collect();
+    if init.len() != aiger.latches.len() {
+        return Err(format!(
+            "the lasso gives {} latch values for {} latches",
+            init.len(),
+            aiger.latches.len()
+        ));
+    }
+    let order = aiger.topological_ands();
+    let lit = |value: &[u8], l: u32| -> u8 {
+        let v = value[(l >> 1) as usize];
+        if v == UNKNOWN {
+            UNKNOWN
+        } else {
+            v ^ (l & 1) as u8
+        }
+    };
+    let simulate = |value: &mut Vec<u8>| {
+        for &g in &order {
+            let g = aiger.ands[g];
+            let (a, b) = (lit(value, g.rhs0), lit(value, g.rhs1));
+            value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
+                ZERO
+            } else if a == ONE && b == ONE {
+                ONE
+            } else {
+                UNKNOWN
+            };
+        }
+    };
+    let mut state: Vec<u8> = init.iter().map(|&b| b as u8).collect();
+    for (latch, &v) in aiger.latches.iter().zip(&state) {
+        let reset = match latch.reset {
+            Reset::Zero => ZERO,
+            Reset::One => ONE,
+            _ => v,
+        };
+        if reset != v {
+            return Err(format!(
+                "latch {} starts at {v}, not at its reset",
+                latch.lit
+            ));
+        }
+    }
+    let mut states = Vec::with_capacity(inputs.len());
+    // Per step, which signals hold.
+    let mut held: Vec<Vec<bool>> = Vec::with_capacity(inputs.len());
+    for (step, vector) in inputs.iter().enumerate() {
+        if vector.len() != aiger.inputs.len() {
+            return Err(format!("step {step} gives {} input values", vector.len()));
+        }
+        let mut value = vec![ZERO; aiger.maxvar as usize + 1];
+        for (&i, &b) in aiger.inputs.iter().zip(vector) {
+            value[(i >> 1) as usize] = b as u8;
+        }
+        for (latch, &v) in aiger.latches.iter().zip(&state) {
+            value[(latch.lit >> 1) as usize] = v;
+        }
+        simulate(&mut value);
+        if step == 0 {
+            first_state(aiger, &mut value, simulate)?;
+        }
+        for (c, &l) in aiger.constraints.iter().enumerate() {
+            if lit(&value, l) != ONE {
+                return Err(format!("constraint {c} fails at step {step}"));
+            }
+        }
+        held.push(signals.iter().map(|&s| lit(&value, s) == ONE).collect());
+        states.push(state.clone());
+        state = aiger.latches.iter().map(|l| lit(&value, l.next)).collect();
+    }
+    (0..states.len())
+        .find(|&i| {
+            states[i] == state
+                && (0..signals.len()).all(|s| held[i..].iter().any(|h| h[s]))
+        })
+        .ok_or_else(|| {
+            format!(
+                "no step of the {} is a loop start: the last state recurs nowhere with every signal of j{justice} after it",
+                inputs.len()
+            )
+        })
+}

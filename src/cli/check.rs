@@ -121,6 +121,22 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         show_lowering(&args.c, args.verbose, p);
     }
     let asked = args.property.and_then(PropertyArg::index);
+    // A circuit whose only properties are justice properties: `--property
+    // N` picks justice property N (default 0), decided as a lasso search.
+    let justice = match &model {
+        Model::Circuit(a) if a.bad_properties().is_empty() && !a.justice.is_empty() => {
+            let j = asked.unwrap_or(0);
+            if j >= a.justice.len() {
+                return Err(format!(
+                    "{file}: --property {j} is out of range: the model has {} justice properties",
+                    a.justice.len()
+                ));
+            }
+            Some(j)
+        }
+        _ => None,
+    };
+    let asked = if justice.is_some() { None } else { asked };
     let props = match &model {
         Model::Circuit(a) => select_properties(
             a.bad_properties().len(),
@@ -145,6 +161,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         output,
         property: property.as_ref(),
         tuning,
+        justice,
     };
     if args.property == Some(PropertyArg::All) && !props.is_empty() {
         if let Model::Program(_) = &model {
@@ -167,6 +184,8 @@ struct Context<'a> {
     output: Output<'a>,
     property: Option<&'a Property>,
     tuning: Tuning,
+    /// The justice property decided instead of bad properties.
+    justice: Option<usize>,
 }
 
 /// Whether `c`'s property file is no-overflow, for the commands that
@@ -243,6 +262,7 @@ fn start_budget(args: &CheckArgs, unknown_text: Arc<Mutex<String>>) -> Result<Bu
 fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Request, String> {
     let args = cx.args;
     Ok(Request {
+        justice: cx.justice,
         engine: match args.engine {
             EngineArg::Auto => Engine::Auto,
             EngineArg::Bmc => Engine::Bmc,
@@ -272,7 +292,7 @@ fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Requ
 /// asked, and renders the answer without printing it.
 fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, String> {
     let (args, file) = (cx.args, cx.output.file);
-    if props.is_empty() {
+    if props.is_empty() && cx.justice.is_none() {
         let reason = "justice properties are not supported yet";
         let text = cx.output.unknown(props, reason, None);
         return Ok(Rendered {
@@ -296,7 +316,13 @@ fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, St
         Model::Circuit(_) => String::new(),
         _ => format!("{file}: "),
     };
-    cx.output.answer(cx.model, props, &run, &unknown_prefix)
+    let mut rendered = cx.output.answer(cx.model, props, &run, &unknown_prefix)?;
+    // HWMCC's answer names a justice property `j0` when it names no bad
+    // one; another justice property gets its own number.
+    if let Some(j) = cx.justice.filter(|&j| j > 0) {
+        rendered.text = rendered.text.replacen("\nj0\n", &format!("\nj{j}\n"), 1);
+    }
+    Ok(rendered)
 }
 
 /// Writes the files asked for: on UNSAFE the waveform (`--vcd`) and the

@@ -158,6 +158,11 @@ pub fn write_aiger_witness(props: &[usize], trace: &Trace) -> String {
     for p in props {
         let _ = write!(out, "b{p}");
     }
+    // No bad property: the lasso of a justice property (the caller
+    // renumbers another than the first).
+    if props.is_empty() {
+        out.push_str("j0");
+    }
     out.push('\n');
     push_bits(&mut out, &trace.init);
     for step in &trace.inputs {

@@ -5,6 +5,7 @@ pub mod bv;
 pub mod cfa;
 pub mod coi;
 pub mod invariant;
+pub mod liveness;
 pub mod resets;
 pub mod simplify;
 pub mod simulate;

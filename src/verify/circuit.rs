@@ -11,6 +11,8 @@ use crate::engines::{bmc, itp, scorr, EngineId, Limits, Outcome, Proof, Verdict}
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::invariant::CircuitInvariant;
+use crate::ir::liveness::{close_loop, LivenessCircuit};
+use crate::ir::trace::Trace;
 use crate::preprocess::prepare::{prepare, PrepareOptions};
 use crate::sat::Backend;
 use crate::util::budget::Budget;
@@ -58,6 +60,85 @@ pub(super) fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<
             run.certificate = Some(certificate::of_circuit(&full, &bad, evidence));
         }
         _ => {}
+    }
+    Ok(run)
+}
+
+/// Decides justice property `justice` of an AIGER model on its safety
+/// circuit ([`LivenessCircuit`]: liveness to safety), with the engine the
+/// request names; a counterexample is a lasso, replayed on the file's model
+/// as aigsim replays one (the loop closes, every signal and fairness
+/// constraint holds in it), and returned as an AIGER witness of the
+/// model's latches and inputs. A proof is an invariant of the safety
+/// circuit, checked there; no certificate is built for it yet.
+pub(super) fn check_justice(
+    aiger: &Aiger,
+    justice: usize,
+    request: &Request,
+    log: Log,
+) -> Result<Run, String> {
+    if justice >= aiger.justice.len() {
+        return Err(format!(
+            "the model has {} justice properties, not j{justice}",
+            aiger.justice.len()
+        ));
+    }
+    let full = aiger.to_aig().without_resets();
+    let live = LivenessCircuit::new(&full, justice);
+    log(&format!(
+        "justice j{justice} as safety: {} latches, {} inputs (liveness to safety)",
+        live.aig.latches.len(),
+        live.aig.inputs.len()
+    ));
+    let safety = Request {
+        properties: vec![0],
+        justice: None,
+        certificate: false,
+        ..request.clone()
+    };
+    let mut run = check_circuit(&live.aig, &safety, log, true)?;
+    if let Answer::Unsafe {
+        witness: Witness::Bit(trace),
+        ..
+    } = &run.answer
+    {
+        let lasso = live.lasso(&trace.init, &trace.inputs).ok_or_else(|| {
+            format!(
+                "internal error: the {} engine's counterexample of the safety circuit has no loop start",
+                run.engine_name()
+            )
+        })?;
+        // Closed on every latch, within about 10^8 gate evaluations.
+        let budget_steps = 100_000_000 / (full.num_nodes() + 1);
+        let Some(lasso) = close_loop(&full, &lasso, budget_steps.max(64)) else {
+            run.answer = Answer::Unknown(
+                "a lasso closes on the justice property's cone, but repeating it did not close it on every latch within the simulation bound".into(),
+            );
+            return Ok(run);
+        };
+        let init = lasso.init[..aiger.latches.len()].to_vec();
+        let start = replay::replay_lasso(aiger, justice, &init, &lasso.inputs).map_err(|why| {
+            format!(
+                "internal error: the {} engine's lasso does not replay ({why}); no verdict",
+                run.engine_name()
+            )
+        })?;
+        log(&format!(
+            "lasso of {} steps, looping back to step {start}, replays on the AIGER model",
+            lasso.inputs.len()
+        ));
+        run.answer = Answer::Unsafe {
+            witness: Witness::Bit(Trace {
+                init,
+                inputs: lasso.inputs,
+            }),
+            properties: Vec::new(),
+        };
+    }
+    if request.certificate {
+        if let Answer::Safe { .. } = run.answer {
+            run.certificate = Some(Err(super::NoCertificate::Unsupported));
+        }
     }
     Ok(run)
 }

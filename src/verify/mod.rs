@@ -80,6 +80,9 @@ pub struct Request {
     pub engine: Engine,
     /// The bad properties to decide together (positions in the model).
     pub properties: Vec<usize>,
+    /// A justice property to decide instead (a position among an AIGER
+    /// model's justice properties): its counterexample is a lasso.
+    pub justice: Option<usize>,
     /// The deepest step any engine unrolls to.
     pub max_depth: Option<usize>,
     /// k-induction with pairwise distinct states.
@@ -110,6 +113,7 @@ impl Request {
         Request {
             engine: Engine::Auto,
             properties,
+            justice: None,
             max_depth: None,
             simple_path: false,
             simplify: true,
@@ -270,7 +274,10 @@ pub type Log<'a> = &'a mut dyn FnMut(&str);
 /// certificate built if asked.
 pub fn check(model: &Model, request: &Request, log: Log) -> Result<Run, String> {
     match model {
-        Model::Circuit(aiger) => circuit::check_aiger(aiger, request, log),
+        Model::Circuit(aiger) => match request.justice {
+            Some(j) => circuit::check_justice(aiger, j, request, log),
+            None => circuit::check_aiger(aiger, request, log),
+        },
         Model::System(ts) => {
             // A word-level certificate is an invariant over the states:
             // k-induction and signal correspondence on the blasted circuit
