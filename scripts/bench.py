@@ -38,12 +38,13 @@ def expected_of(row):
     """The expected verdict of a manifest row, as safe/unsafe/unknown.
 
     The column's name starts with `expected`; BTOR2 sets say sat (a bad state
-    is reachable) and unsat, C sets (expected_unreach_call) true and false;
-    notes after the first word are ignored."""
+    is reachable) and unsat, C sets (expected_unreach_call) true and false,
+    liveness sets holds and fails; notes after the first word are ignored."""
     for key, value in row.items():
         if key and key.startswith("expected") and value:
             word = value.split()[0]
-            mapping = {"sat": "unsafe", "unsat": "safe", "true": "safe", "false": "unsafe"}
+            mapping = {"sat": "unsafe", "unsat": "safe", "true": "safe", "false": "unsafe",
+                       "holds": "safe", "fails": "unsafe"}
             return mapping.get(word, word)
     return ""
 
