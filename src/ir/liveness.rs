@@ -177,3 +177,60 @@ pub struct Lasso {
     /// The step the loop returns to.
     pub start: usize,
 }
+
+/// The safety circuit of k-liveness (Claessen, Sörensson, "A Liveness
+/// Checking Algorithm that Counts", FMCAD 2012) for justice property
+/// `justice` of `model`: a monitor notes each signal (the justice
+/// property's and the fairness constraints) since the last round and
+/// completes a round when all have been met; bad is a round completed after
+/// `k` others. When no run completes more than `k` rounds, no run meets every
+/// signal infinitely often: the property holds. (A counterexample proves
+/// nothing: the next `k` is asked.)
+pub fn k_liveness(model: &Aig, justice: usize, k: usize) -> Aig {
+    debug_assert!(!model.has_resets());
+    let mut aig = model.clone();
+    let signals: Vec<Lit> = (model.justice[justice].iter())
+        .chain(&model.fairness)
+        .copied()
+        .collect();
+    aig.bad.clear();
+    aig.justice.clear();
+    aig.fairness.clear();
+    // Round: every signal met since the last round, this step included.
+    let seen: Vec<(usize, Lit)> = (0..signals.len())
+        .map(|_| {
+            let l = aig.add_latch(Some(false));
+            (aig.latches.len() - 1, l)
+        })
+        .collect();
+    let mut round = Lit::TRUE;
+    let mut met = Vec::with_capacity(signals.len());
+    for (&(_, l), &s) in seen.iter().zip(&signals) {
+        let m = aig.or(l, s);
+        met.push(m);
+        round = aig.and(round, m);
+    }
+    for (&(pos, _), &m) in seen.iter().zip(&met) {
+        let next = aig.and(m, !round);
+        aig.set_next(pos, next);
+    }
+    // The rounds completed before this step, in binary (wide enough for k).
+    let width = (usize::BITS - k.leading_zeros()).max(1) as usize;
+    let count: Vec<(usize, Lit)> = (0..width)
+        .map(|_| {
+            let l = aig.add_latch(Some(false));
+            (aig.latches.len() - 1, l)
+        })
+        .collect();
+    let mut carry = round;
+    let mut at_k = Lit::TRUE;
+    for (bit, &(pos, l)) in count.iter().enumerate() {
+        let sum = aig.xor(l, carry);
+        carry = aig.and(l, carry);
+        aig.set_next(pos, sum);
+        at_k = aig.and(at_k, l.xor(k >> bit & 1 == 0));
+    }
+    let bad = aig.and(round, at_k);
+    aig.bad = vec![bad];
+    aig
+}

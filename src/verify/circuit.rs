@@ -11,7 +11,7 @@ use crate::engines::{bmc, itp, scorr, EngineId, Limits, Outcome, Proof, Verdict}
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::invariant::CircuitInvariant;
-use crate::ir::liveness::{close_loop, LivenessCircuit};
+use crate::ir::liveness::{close_loop, k_liveness, LivenessCircuit};
 use crate::ir::trace::Trace;
 use crate::preprocess::prepare::{prepare, PrepareOptions};
 use crate::sat::Backend;
@@ -84,7 +84,68 @@ pub(super) fn check_justice(
         ));
     }
     let full = aiger.to_aig().without_resets();
-    let live = LivenessCircuit::new(&full, justice);
+    let mut run = if request.engine == Engine::Auto {
+        // k-liveness beside liveness to safety: the first verdict stops
+        // the other.
+        let (counting, lasso) = (request.budget.child(), request.budget.child());
+        let both = std::thread::scope(|scope| {
+            let helper = scope.spawn(|| {
+                let request = Request {
+                    budget: counting.clone(),
+                    ..request.clone()
+                };
+                let proved = k_liveness_phase(&full, justice, &request, &mut |_| {});
+                if matches!(proved, Ok(Some(_))) {
+                    lasso.stop();
+                }
+                proved
+            });
+            let request = Request {
+                budget: lasso.clone(),
+                ..request.clone()
+            };
+            let searched = lasso_search(aiger, &full, justice, &request, &mut *log);
+            if matches!(&searched, Ok(r) if matches!(r.answer, Answer::Safe { .. } | Answer::Unsafe { .. }))
+            {
+                counting.stop();
+            }
+            (helper.join(), searched)
+        });
+        match both {
+            (Ok(Ok(Some(proved))), Ok(searched)) => {
+                if let Answer::Unsafe { .. } = searched.answer {
+                    return Err(format!(
+                        "internal error: k-liveness proves j{justice} and a lasso refutes it; no verdict"
+                    ));
+                }
+                log(&format!("justice j{justice} holds (k-liveness)"));
+                proved
+            }
+            (Ok(Err(e)), _) | (_, Err(e)) => return Err(e),
+            (Err(_), _) => return Err("internal error: the k-liveness thread panicked".into()),
+            (Ok(Ok(None)), Ok(searched)) => searched,
+        }
+    } else {
+        lasso_search(aiger, &full, justice, request, log)?
+    };
+    if request.certificate {
+        if let Answer::Safe { .. } = run.answer {
+            run.certificate = Some(Err(super::NoCertificate::Unsupported));
+        }
+    }
+    Ok(run)
+}
+
+/// Justice property `justice` on its liveness-to-safety circuit with the
+/// engine `request` names: a lasso replayed on the file, or a proof.
+fn lasso_search(
+    aiger: &Aiger,
+    full: &Aig,
+    justice: usize,
+    request: &Request,
+    log: Log,
+) -> Result<Run, String> {
+    let live = LivenessCircuit::new(full, justice);
     log(&format!(
         "justice j{justice} as safety: {} latches, {} inputs (liveness to safety)",
         live.aig.latches.len(),
@@ -110,7 +171,7 @@ pub(super) fn check_justice(
         })?;
         // Closed on every latch, within about 10^8 gate evaluations.
         let budget_steps = 100_000_000 / (full.num_nodes() + 1);
-        let Some(lasso) = close_loop(&full, &lasso, budget_steps.max(64)) else {
+        let Some(lasso) = close_loop(full, &lasso, budget_steps.max(64)) else {
             run.answer = Answer::Unknown(
                 "a lasso closes on the justice property's cone, but repeating it did not close it on every latch within the simulation bound".into(),
             );
@@ -135,12 +196,46 @@ pub(super) fn check_justice(
             properties: Vec::new(),
         };
     }
-    if request.certificate {
-        if let Answer::Safe { .. } = run.answer {
-            run.certificate = Some(Err(super::NoCertificate::Unsupported));
+    Ok(run)
+}
+
+/// `auto`'s second search on a justice property: k-liveness with IC3 for
+/// k = 0, 1, 2, … until its budget ends; a proof of some k is a proof
+/// of the property (an invariant of that k's circuit, checked there), a
+/// counterexample only moves to the next k. `None` when no k was proved.
+fn k_liveness_phase(
+    full: &Aig,
+    justice: usize,
+    request: &Request,
+    log: Log,
+) -> Result<Option<Run>, String> {
+    let budget = &request.budget;
+    for k in 0.. {
+        if budget.expired() {
+            break;
+        }
+        let circuit = k_liveness(full, justice, k);
+        let safety = Request {
+            engine: Engine::Ic3,
+            properties: vec![0],
+            justice: None,
+            certificate: false,
+            budget: budget.clone(),
+            ..request.clone()
+        };
+        let run = check_circuit(&circuit, &safety, log, false)?;
+        match run.answer {
+            Answer::Safe { .. } => {
+                log(&format!(
+                    "justice j{justice} holds: at most {k} rounds of its signals (k-liveness)"
+                ));
+                return Ok(Some(run));
+            }
+            Answer::Unsafe { .. } => continue,
+            _ => break,
         }
     }
-    Ok(run)
+    Ok(None)
 }
 
 /// The reductions before the engines; SAT sweeping gets a tenth of the time
