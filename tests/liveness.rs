@@ -57,25 +57,6 @@ fn random_circuit(rng: &mut Rng) -> Aiger {
     a
 }
 
-fn evaluate(a: &Aiger, inputs: &[bool], latches: &[bool]) -> Vec<bool> {
-    let mut v = vec![false; a.maxvar as usize + 1];
-    for (&i, &b) in a.inputs.iter().zip(inputs) {
-        v[(i >> 1) as usize] = b;
-    }
-    for (l, &b) in a.latches.iter().zip(latches) {
-        v[(l.lit >> 1) as usize] = b;
-    }
-    for g in &a.ands {
-        let val = |l: u32| v[(l >> 1) as usize] ^ (l & 1 == 1);
-        v[(g.lhs >> 1) as usize] = val(g.rhs0) && val(g.rhs1);
-    }
-    v
-}
-
-fn value(v: &[bool], lit: u32) -> bool {
-    v[(lit >> 1) as usize] ^ (lit & 1 == 1)
-}
-
 /// Whether the justice property fails: some reachable cycle (every step
 /// keeping the constraints) on which each justice and fairness signal
 /// holds in some step. Edges of the reachable graph, then its strongly
@@ -89,13 +70,20 @@ fn fails(a: &Aiger) -> bool {
     let mut edges: Vec<Vec<(usize, Vec<bool>)>> = vec![Vec::new(); states];
     for (s, out) in edges.iter_mut().enumerate() {
         for x in 0..1usize << ni {
-            let v = evaluate(a, &bits(x, ni), &bits(s, nl));
-            if !a.constraints.iter().all(|&c| value(&v, c)) {
+            let v = common::aiger_values(a, &bits(x, ni), &bits(s, nl));
+            if !a.constraints.iter().all(|&c| common::aiger_value(&v, c)) {
                 continue;
             }
-            let t = (a.latches.iter().enumerate())
-                .fold(0, |acc, (k, l)| acc | (value(&v, l.next) as usize) << k);
-            out.push((t, signals.iter().map(|&g| value(&v, g)).collect()));
+            let t = (a.latches.iter().enumerate()).fold(0, |acc, (k, l)| {
+                acc | (common::aiger_value(&v, l.next) as usize) << k
+            });
+            out.push((
+                t,
+                signals
+                    .iter()
+                    .map(|&g| common::aiger_value(&v, g))
+                    .collect(),
+            ));
         }
     }
     let reach_from = |from: &[usize]| -> Vec<bool> {

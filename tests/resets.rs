@@ -73,27 +73,6 @@ fn random_circuit(rng: &mut Rng) -> Aiger {
     a
 }
 
-/// The value of every variable, gates in file order (binary order is
-/// topological), given the inputs and latches.
-fn evaluate(a: &Aiger, inputs: &[bool], latches: &[bool]) -> Vec<bool> {
-    let mut v = vec![false; a.maxvar as usize + 1];
-    for (&i, &b) in a.inputs.iter().zip(inputs) {
-        v[(i >> 1) as usize] = b;
-    }
-    for (l, &b) in a.latches.iter().zip(latches) {
-        v[(l.lit >> 1) as usize] = b;
-    }
-    for g in &a.ands {
-        let val = |l: u32| v[(l >> 1) as usize] ^ (l & 1 == 1);
-        v[(g.lhs >> 1) as usize] = val(g.rhs0) && val(g.rhs1);
-    }
-    v
-}
-
-fn value(v: &[bool], lit: u32) -> bool {
-    v[(lit >> 1) as usize] ^ (lit & 1 == 1)
-}
-
 /// Whether some reset function depends on its own latch, through gates and
 /// the reset functions of the latches it reads.
 fn cyclic(a: &Aiger) -> bool {
@@ -137,7 +116,7 @@ fn shortest_counterexample(a: &Aiger) -> Option<usize> {
         let mut next = Vec::new();
         for &s in &frontier {
             for x in 0..1usize << ni {
-                let v = evaluate(a, &bits(x, ni), &bits(s, nl));
+                let v = common::aiger_values(a, &bits(x, ni), &bits(s, nl));
                 if depth == 0 {
                     let starts = a.latches.iter().enumerate().all(|(k, l)| {
                         let current = s >> k & 1 == 1;
@@ -145,21 +124,22 @@ fn shortest_counterexample(a: &Aiger) -> Option<usize> {
                             Reset::Zero => !current,
                             Reset::One => current,
                             Reset::Uninitialized => true,
-                            Reset::Function(r) => current == value(&v, r),
+                            Reset::Function(r) => current == common::aiger_value(&v, r),
                         }
                     });
                     if !starts {
                         continue;
                     }
                 }
-                if !a.constraints.iter().all(|&c| value(&v, c)) {
+                if !a.constraints.iter().all(|&c| common::aiger_value(&v, c)) {
                     continue;
                 }
-                if a.bad.iter().any(|&b| value(&v, b)) {
+                if a.bad.iter().any(|&b| common::aiger_value(&v, b)) {
                     return Some(depth + 1);
                 }
-                let t = (a.latches.iter().enumerate())
-                    .fold(0, |acc, (k, l)| acc | (value(&v, l.next) as usize) << k);
+                let t = (a.latches.iter().enumerate()).fold(0, |acc, (k, l)| {
+                    acc | (common::aiger_value(&v, l.next) as usize) << k
+                });
                 // First states are not marked: reached again later, a state
                 // is explored under every input, not only those its reset
                 // functions allowed.

@@ -18,6 +18,31 @@ fn from_bit(b: Option<bool>) -> u8 {
     }
 }
 
+/// A literal's three-valued value given every variable's.
+fn lit_value(value: &[u8], l: u32) -> u8 {
+    let v = value[(l >> 1) as usize];
+    if v == UNKNOWN {
+        UNKNOWN
+    } else {
+        v ^ (l & 1) as u8
+    }
+}
+
+/// Computes every gate, in `order` (topological), from inputs and latches.
+fn simulate_gates(aiger: &Aiger, order: &[usize], value: &mut [u8]) {
+    for &g in order {
+        let g = aiger.ands[g];
+        let (a, b) = (lit_value(value, g.rhs0), lit_value(value, g.rhs1));
+        value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
+            ZERO
+        } else if a == ONE && b == ONE {
+            ONE
+        } else {
+            UNKNOWN
+        };
+    }
+}
+
 /// What a replay found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Replay {
@@ -69,14 +94,7 @@ pub fn replay(
         }
         state.push(if v == UNKNOWN { reset } else { v });
     }
-    let lit = |value: &[u8], l: u32| -> u8 {
-        let v = value[(l >> 1) as usize];
-        if v == UNKNOWN {
-            UNKNOWN
-        } else {
-            v ^ (l & 1) as u8
-        }
-    };
+    let lit = lit_value;
     for (step, vector) in inputs.iter().enumerate() {
         if vector.len() != aiger.inputs.len() {
             return Replay::NotReached(format!(
@@ -91,19 +109,7 @@ pub fn replay(
         for (latch, &v) in aiger.latches.iter().zip(&state) {
             value[(latch.lit >> 1) as usize] = v;
         }
-        let simulate = |value: &mut Vec<u8>| {
-            for &g in &order {
-                let g = aiger.ands[g];
-                let (a, b) = (lit(value, g.rhs0), lit(value, g.rhs1));
-                value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
-                    ZERO
-                } else if a == ONE && b == ONE {
-                    ONE
-                } else {
-                    UNKNOWN
-                };
-            }
-        };
+        let simulate = |value: &mut Vec<u8>| simulate_gates(aiger, &order, value);
         simulate(&mut value);
         if step == 0 {
             if let Err(why) = first_state(aiger, &mut value, simulate) {
@@ -149,14 +155,7 @@ fn first_state(
     value: &mut Vec<u8>,
     simulate: impl Fn(&mut Vec<u8>),
 ) -> Result<(), String> {
-    let of = |value: &[u8], l: u32| -> u8 {
-        let v = value[(l >> 1) as usize];
-        if v == UNKNOWN {
-            UNKNOWN
-        } else {
-            v ^ (l & 1) as u8
-        }
-    };
+    let of = lit_value;
     loop {
         let mut changed = false;
         for latch in &aiger.latches {
@@ -215,27 +214,8 @@ pub fn replay_lasso(
         ));
     }
     let order = aiger.topological_ands();
-    let lit = |value: &[u8], l: u32| -> u8 {
-        let v = value[(l >> 1) as usize];
-        if v == UNKNOWN {
-            UNKNOWN
-        } else {
-            v ^ (l & 1) as u8
-        }
-    };
-    let simulate = |value: &mut Vec<u8>| {
-        for &g in &order {
-            let g = aiger.ands[g];
-            let (a, b) = (lit(value, g.rhs0), lit(value, g.rhs1));
-            value[(g.lhs >> 1) as usize] = if a == ZERO || b == ZERO {
-                ZERO
-            } else if a == ONE && b == ONE {
-                ONE
-            } else {
-                UNKNOWN
-            };
-        }
-    };
+    let lit = lit_value;
+    let simulate = |value: &mut Vec<u8>| simulate_gates(aiger, &order, value);
     let mut state: Vec<u8> = init.iter().map(|&b| b as u8).collect();
     for (latch, &v) in aiger.latches.iter().zip(&state) {
         let reset = match latch.reset {

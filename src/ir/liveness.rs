@@ -38,15 +38,7 @@ impl LivenessCircuit {
     /// The circuit for justice property `justice` of `model` (a circuit
     /// without reset functions: see `ir::resets`).
     pub fn new(model: &Aig, justice: usize) -> LivenessCircuit {
-        debug_assert!(!model.has_resets());
-        let mut aig = model.clone();
-        let signals: Vec<Lit> = (model.justice[justice].iter())
-            .chain(&model.fairness)
-            .copied()
-            .collect();
-        aig.bad.clear();
-        aig.justice.clear();
-        aig.fairness.clear();
+        let (mut aig, signals) = without_properties(model, justice);
         let save = aig.add_input();
         let saved = aig.add_latch(Some(false));
         let saved_pos = aig.latches.len() - 1;
@@ -187,15 +179,7 @@ pub struct Lasso {
 /// signal infinitely often: the property holds. (A counterexample proves
 /// nothing: the next `k` is asked.)
 pub fn k_liveness(model: &Aig, justice: usize, k: usize) -> Aig {
-    debug_assert!(!model.has_resets());
-    let mut aig = model.clone();
-    let signals: Vec<Lit> = (model.justice[justice].iter())
-        .chain(&model.fairness)
-        .copied()
-        .collect();
-    aig.bad.clear();
-    aig.justice.clear();
-    aig.fairness.clear();
+    let (mut aig, signals) = without_properties(model, justice);
     // Round: every signal met since the last round, this step included.
     let seen: Vec<(usize, Lit)> = (0..signals.len())
         .map(|_| {
@@ -233,4 +217,20 @@ pub fn k_liveness(model: &Aig, justice: usize, k: usize) -> Aig {
     let bad = aig.and(round, at_k);
     aig.bad = vec![bad];
     aig
+}
+
+/// `model` (a circuit without reset functions) with no properties left,
+/// and the signals of justice property `justice`: its own and the
+/// fairness constraints.
+fn without_properties(model: &Aig, justice: usize) -> (Aig, Vec<Lit>) {
+    debug_assert!(!model.has_resets());
+    let mut aig = model.clone();
+    let signals: Vec<Lit> = (model.justice[justice].iter())
+        .chain(&model.fairness)
+        .copied()
+        .collect();
+    aig.bad.clear();
+    aig.justice.clear();
+    aig.fairness.clear();
+    (aig, signals)
 }

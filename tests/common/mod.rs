@@ -115,3 +115,31 @@ pub fn aigsim_accepts(model: &Path, witness: &Path) -> Result<(), String> {
         ))
     }
 }
+
+/// The value of every variable of a file-level circuit in binary order
+/// (its gates in file order are topological), given inputs and latches.
+#[allow(dead_code)] // Not every test crate simulates AIGER files.
+pub fn aiger_values(
+    a: &invar::formats::aiger::Aiger,
+    inputs: &[bool],
+    latches: &[bool],
+) -> Vec<bool> {
+    let mut v = vec![false; a.maxvar as usize + 1];
+    for (&i, &b) in a.inputs.iter().zip(inputs) {
+        v[(i >> 1) as usize] = b;
+    }
+    for (l, &b) in a.latches.iter().zip(latches) {
+        v[(l.lit >> 1) as usize] = b;
+    }
+    for g in &a.ands {
+        let val = |l: u32| v[(l >> 1) as usize] ^ (l & 1 == 1);
+        v[(g.lhs >> 1) as usize] = val(g.rhs0) && val(g.rhs1);
+    }
+    v
+}
+
+/// A literal's value among [`aiger_values`].
+#[allow(dead_code)] // Not every test crate simulates AIGER files.
+pub fn aiger_value(v: &[bool], lit: u32) -> bool {
+    v[(lit >> 1) as usize] ^ (lit & 1 == 1)
+}
