@@ -7,7 +7,7 @@
 
 mod common;
 
-use invar::formats::aiger::{write_ascii, Aiger, AigerAnd, AigerLatch, Reset};
+use invar::formats::aiger::{write_ascii, Aiger, AigerLatch, Reset};
 use invar::util::rng::Rng;
 use std::path::Path;
 use std::process::Command;
@@ -20,22 +20,8 @@ fn random_circuit(rng: &mut Rng) -> Aiger {
     let latches = 1 + rng.below(5) as u32;
     let ands = 2 + rng.below(20) as u32;
     let maxvar = inputs + latches + ands;
-    let lit_below =
-        |rng: &mut Rng, vars: u32| (2 * rng.below(vars as u64 + 1) as u32) | rng.coin() as u32;
-    let mut a = Aiger {
-        maxvar,
-        inputs: (1..=inputs).map(|v| 2 * v).collect(),
-        ..Aiger::default()
-    };
-    for k in 0..ands {
-        let lhs = 2 * (inputs + latches + 1 + k);
-        let (x, y) = (lit_below(rng, lhs / 2 - 1), lit_below(rng, lhs / 2 - 1));
-        a.ands.push(AigerAnd {
-            lhs,
-            rhs0: x.max(y),
-            rhs1: x.min(y),
-        });
-    }
+    let lit_below = common::random_lit;
+    let mut a = common::random_gates(rng, inputs, latches, ands);
     for k in 0..latches {
         let lit = 2 * (inputs + 1 + k);
         let reset = match rng.below(4) {

@@ -143,3 +143,36 @@ pub fn aiger_values(
 pub fn aiger_value(v: &[bool], lit: u32) -> bool {
     v[(lit >> 1) as usize] ^ (lit & 1 == 1)
 }
+
+/// A random literal of a variable up to `vars` (0 included), either sign.
+#[allow(dead_code)] // Not every test crate builds random circuits.
+pub fn random_lit(rng: &mut invar::util::rng::Rng, vars: u32) -> u32 {
+    (2 * rng.below(vars as u64 + 1) as u32) | rng.coin() as u32
+}
+
+/// A random circuit in binary order with `inputs` inputs and `ands` gates,
+/// each reading two random literals below it; its `latches` latches (the
+/// variables between inputs and gates) are the caller's to add.
+#[allow(dead_code)] // Not every test crate builds random circuits.
+pub fn random_gates(
+    rng: &mut invar::util::rng::Rng,
+    inputs: u32,
+    latches: u32,
+    ands: u32,
+) -> invar::formats::aiger::Aiger {
+    let mut a = invar::formats::aiger::Aiger {
+        maxvar: inputs + latches + ands,
+        inputs: (1..=inputs).map(|v| 2 * v).collect(),
+        ..Default::default()
+    };
+    for k in 0..ands {
+        let lhs = 2 * (inputs + latches + 1 + k);
+        let (x, y) = (random_lit(rng, lhs / 2 - 1), random_lit(rng, lhs / 2 - 1));
+        a.ands.push(invar::formats::aiger::AigerAnd {
+            lhs,
+            rhs0: x.max(y),
+            rhs1: x.min(y),
+        });
+    }
+    a
+}
