@@ -428,6 +428,47 @@ fn small_arrays_are_expanded_and_their_witnesses_replay() {
 }
 
 #[test]
+fn wide_arrays_are_decided_by_the_array_theory_with_checked_answers() {
+    // 2^32 entries: never expanded; BMC and k-induction on the SMT layer.
+    let model = root().join("formats/btor2/array_wide.btor2");
+    let m = model.to_str().unwrap();
+    let tmp = std::env::temp_dir().join(format!("invar-wide-array-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let cert = tmp.join("cert.smt2");
+    let c = cert.to_str().unwrap();
+    let safe = invar(&["check", m, "--property", "0", "--certificate", c]);
+    assert_eq!(
+        safe.status.code(),
+        Some(20),
+        "{}",
+        String::from_utf8_lossy(&safe.stderr)
+    );
+    let certified = invar(&["certify", m, c, "--property", "0"]);
+    assert_eq!(certified.status.code(), Some(0));
+    let out = invar(&["check", m, "--property", "1"]);
+    assert_eq!(out.status.code(), Some(10));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    // Write 0101 at 0x80000003 in step 0, read it in step 1.
+    assert!(
+        text.starts_with("sat\nb1\n#0\n0 [*] 0000 mem#0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@0\n0 10000000000000000000000000000011 addr@0\n1 0101 data@0\n"),
+        "{text}"
+    );
+    let w = tmp.join("w.txt");
+    std::fs::write(&w, &text).unwrap();
+    let sim = invar(&["sim", m, w.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0));
+    // The value written is what makes it fail: another one does not.
+    std::fs::write(&w, text.replace("1 0101 data@0", "1 0100 data@0")).unwrap();
+    let sim = invar(&["sim", m, w.to_str().unwrap()]);
+    assert_ne!(sim.status.code(), Some(0));
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+#[test]
 fn vmt_and_dimspec_traces_replay_in_sim_and_tampered_ones_are_rejected() {
     let tmp = std::env::temp_dir().join(format!("invar-vmt-trace-{}.txt", std::process::id()));
     for model in ["formats/vmt/ops_bv.vmt", "formats/dimspec/counter.dimspec"] {

@@ -24,13 +24,14 @@
 //!   with the reason, never a guess.
 
 use super::arith::Arith;
+use super::arrays::{self, ArrayTheory, Shape};
 use super::linear::{Linear, NormalForm, Relation};
 use super::num::Num;
 use super::simplex::SVar;
 use super::{FarkasConflict, LinearBound, SmtResult, SmtSolver, SolverStats};
 use crate::bitblast::{self, TermBlaster, Unsupported};
 use crate::ir::aig::{self, Aig};
-use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::eval::{ArrayValue, Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::sat::core::Core;
 use crate::sat::tseitin::encode_cone;
@@ -38,6 +39,9 @@ use crate::sat::{self, Roots, SolveResult, Solver};
 use crate::util::budget::Budget;
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// Lemmas of the array theory added per model before the search goes on.
+const ARRAY_LEMMAS_PER_MODEL: usize = 64;
 
 /// A defining constraint of a fresh variable, asserted once the current
 /// blasting is over (it may need to blast terms itself).
@@ -75,6 +79,11 @@ pub struct InvarSmt {
     facts: Vec<aig::Lit>,
     /// Activation literal of each open scope.
     scopes: Vec<sat::Lit>,
+    /// Arrays too wide to blast (`arrays.rs`).
+    arrays: ArrayTheory,
+    /// Reads and equalities of such arrays met while blasting, registered
+    /// with the theory right after.
+    array_pending: Vec<Term>,
     /// Why an assertion could not be represented, and the scope it is in
     /// (0: outside every scope); checks answer unknown while it stands.
     broken: Option<(usize, String)>,
@@ -143,6 +152,8 @@ impl InvarSmt {
             atoms: HashMap::new(),
             pending: Vec::new(),
             facts: Vec::new(),
+            arrays: ArrayTheory::default(),
+            array_pending: Vec::new(),
             scopes: Vec::new(),
             broken: None,
             assumed: Vec::new(),
@@ -173,6 +184,7 @@ impl InvarSmt {
     /// The circuit literal of Bool term `t`, blasting what is new.
     fn bool_lit(&mut self, terms: &Terms, t: Term) -> Result<aig::Lit, Unsupported> {
         let lit = self.blast(terms, t)?[0];
+        self.register_arrays(terms)?;
         self.assert_facts();
         // Defining constraints of fresh variables met on the way.
         while let Some(side) = self.pending.pop() {
@@ -191,9 +203,90 @@ impl InvarSmt {
             let b = aig.or(c, eq_other);
             let both = aig.and(a, b);
             self.assert_lit(both, None);
+            self.register_arrays(terms)?;
             self.assert_facts();
         }
         Ok(lit)
+    }
+
+    /// Hands the reads and equalities of wide arrays met while blasting to
+    /// the array theory, with the array terms below them.
+    fn register_arrays(&mut self, terms: &Terms) -> Result<(), Unsupported> {
+        while let Some(t) = self.array_pending.pop() {
+            let args = terms.args(t);
+            let word = self.blaster.memo(t).expect("blasted as a leaf").to_vec();
+            match terms.op(t) {
+                Op::Select => {
+                    self.array_nodes(terms, args[0])?;
+                    let index = self.blast(terms, args[1])?;
+                    self.arrays.add_read(args[0], index, word);
+                }
+                _ => {
+                    let lit = match terms.op(t) {
+                        Op::Distinct => !word[0],
+                        _ => word[0],
+                    };
+                    self.array_nodes(terms, args[0])?;
+                    self.array_nodes(terms, args[1])?;
+                    let fact =
+                        (self.arrays).add_equality(&mut self.blaster.aig, lit, args[0], args[1]);
+                    self.facts.push(fact);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds wide array term `a` and the array terms below it to the theory,
+    /// blasting their indices, elements and conditions.
+    fn array_nodes(&mut self, terms: &Terms, a: Term) -> Result<(), Unsupported> {
+        let mut stack = vec![(a, false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if self.arrays.node(t).is_some() {
+                continue;
+            }
+            let args = terms.args(t);
+            let sort = terms.sort(t).clone();
+            if !arrays::is_theory_array(&sort) {
+                return Err(Unsupported(format!(
+                    "arrays over {sort}: only Bool and bit-vector indices and elements are supported"
+                )));
+            }
+            let below: Vec<Term> = match terms.op(t) {
+                Op::Store => vec![args[0]],
+                Op::Ite => vec![args[1], args[2]],
+                _ => Vec::new(),
+            };
+            if !expanded && !below.is_empty() {
+                stack.push((t, true));
+                stack.extend(below.into_iter().map(|b| (b, false)));
+                continue;
+            }
+            let shape = match terms.op(t) {
+                Op::Var(..) => Shape::Var,
+                Op::Store => Shape::Store {
+                    base: args[0],
+                    index: self.blast(terms, args[1])?,
+                    value: self.blast(terms, args[2])?,
+                },
+                Op::Ite => Shape::Ite {
+                    cond: self.blast(terms, args[0])?[0],
+                    then: args[1],
+                    other: args[2],
+                },
+                Op::ConstArray(_) => Shape::Const {
+                    value: self.blast(terms, args[0])?,
+                },
+                op => {
+                    return Err(Unsupported(format!(
+                        "`{}` of an array: only variables, store, ite and constant arrays are supported",
+                        op.smt_name()
+                    )))
+                }
+            };
+            self.arrays.add_node(t, sort, shape);
+        }
+        Ok(())
     }
 
     /// Asserts, for good, the defining constraints gathered while blasting.
@@ -250,6 +343,24 @@ impl InvarSmt {
                 let floor = self.int_of(aig, &x);
                 let lit = self.relation_in(aig, &x.sub(&Linear::var(floor)), Relation::Eq);
                 Ok(Some(vec![lit]))
+            }
+            Op::Select if is_wide_array(terms.sort(args[0])) => {
+                let element = match terms.sort(args[0]) {
+                    Sort::Array(_, e) => (**e).clone(),
+                    _ => unreachable!("an array"),
+                };
+                let w = bitblast::width_of(&element, "an array's element")?;
+                let bits: Vec<aig::Lit> = (0..w).map(|_| aig.add_input()).collect();
+                self.array_pending.push(t);
+                Ok(Some(bits))
+            }
+            Op::Eq | Op::Distinct if args.len() == 2 && is_wide_array(terms.sort(args[0])) => {
+                let e = aig.add_input();
+                self.array_pending.push(t);
+                Ok(Some(vec![match terms.op(t) {
+                    Op::Distinct => !e,
+                    _ => e,
+                }]))
             }
             Op::Select | Op::Store | Op::Eq | Op::Ite
                 if args.iter().any(|&a| !has_finite_words(terms.sort(a))) =>
@@ -553,6 +664,56 @@ impl InvarSmt {
         }
     }
 
+    /// The values of the nodes of `lits` in the last model. A gate outside
+    /// the query's domain is unassigned: it takes the value of its fanins,
+    /// as the domain restriction extends a model (`sat::core::domain`); an
+    /// input outside it reads as false, as [`InvarSmt::var_value`] reads it.
+    fn circuit_values(&self, lits: &[aig::Lit]) -> HashMap<u32, bool> {
+        let mut values: HashMap<u32, bool> = HashMap::new();
+        let aig = &self.blaster.aig;
+        let mut stack: Vec<u32> = lits.iter().map(|l| l.var().0).collect();
+        while let Some(&v) = stack.last() {
+            if values.contains_key(&v) {
+                stack.pop();
+                continue;
+            }
+            let assigned = (self.encoded.get(v as usize).copied().flatten())
+                .map(|s| self.core.value(s))
+                .filter(|x| *x != crate::sat::core::Value::Unassigned);
+            if let Some(x) = assigned {
+                values.insert(v, x == crate::sat::core::Value::True);
+                stack.pop();
+                continue;
+            }
+            match aig.node(aig::Var(v)) {
+                aig::Node::And(a, b) => {
+                    let (va, vb) = (a.var().0, b.var().0);
+                    match (values.get(&va), values.get(&vb)) {
+                        (Some(&x), Some(&y)) => {
+                            let x = x ^ a.is_negated();
+                            let y = y ^ b.is_negated();
+                            values.insert(v, x && y);
+                            stack.pop();
+                        }
+                        (x, y) => {
+                            if x.is_none() {
+                                stack.push(va);
+                            }
+                            if y.is_none() {
+                                stack.push(vb);
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    values.insert(v, false);
+                    stack.pop();
+                }
+            }
+        }
+        values
+    }
+
     /// The value of variable `v` in the last model.
     fn var_value(&self, terms: &Terms, v: Term, arith: &[Num]) -> Value {
         let sort = terms.sort(v);
@@ -566,6 +727,13 @@ impl InvarSmt {
                     None => Value::Num(crate::ir::term::Rational::int(0)),
                 }
             }
+            Sort::Array(index, element) if is_wide_array(sort) => (self.arrays.value(v).cloned())
+                .unwrap_or_else(|| {
+                    Value::Array(std::sync::Arc::new(ArrayValue::constant(
+                        index,
+                        Value::default_of(element),
+                    )))
+                }),
             _ => {
                 let bits: Vec<bool> = match self.var_bits.get(&v) {
                     Some(lits) => (lits.iter())
@@ -583,11 +751,16 @@ impl InvarSmt {
     }
 }
 
+/// Whether a sort is an array too wide for the blaster (the array theory's).
+fn is_wide_array(sort: &Sort) -> bool {
+    matches!(sort, Sort::Array(..)) && bitblast::array_shape(sort).is_none()
+}
+
 /// Whether a sort's values are bits the blaster handles.
 fn has_finite_words(sort: &Sort) -> bool {
     match sort {
         Sort::Bool | Sort::BitVec(_) => true,
-        Sort::Array(..) => bitblast::array_shape(sort).is_some(),
+        Sort::Array(..) => arrays::is_theory_array(sort),
         Sort::Int | Sort::Real => true,
     }
 }
@@ -656,10 +829,28 @@ impl SmtSolver for InvarSmt {
         // with-arithmetic-the-smt-solver-decides-inputs-never-gates.md). An ablation overrides it, for measuring.
         let inputs_only = (self.forced_inputs_only).unwrap_or(!self.named.is_empty());
         self.core.decide_inputs_only(inputs_only);
-        let result = self
-            .core
-            .solve_with_temporary(&lits, None, Roots::Assumptions);
+        let result = loop {
+            let result = (self.core).solve_with_temporary(&lits, None, Roots::Assumptions);
+            if result != SolveResult::Sat || self.arrays.is_empty() {
+                break Ok(result);
+            }
+            let values = self.circuit_values(&self.arrays.watched());
+            let model = |l: aig::Lit| values[&l.var().0] ^ l.is_negated();
+            match (self.arrays).check(&mut self.blaster.aig, &model, ARRAY_LEMMAS_PER_MODEL) {
+                Ok(lemmas) if lemmas.is_empty() => break Ok(result),
+                Ok(lemmas) => {
+                    for l in lemmas {
+                        self.assert_lit(l, None);
+                    }
+                }
+                Err(why) => break Err(why),
+            }
+        };
         self.stats.time += start.elapsed();
+        let result = match result {
+            Ok(r) => r,
+            Err(why) => return SmtResult::Unknown(why),
+        };
         match result {
             SolveResult::Sat => {
                 self.has_model = true;
@@ -726,7 +917,12 @@ impl SmtSolver for InvarSmt {
             ("gcd conflicts", a.gcd_conflicts),
             ("simplex checks", arith.simplex.checks),
             ("pivots", arith.simplex.pivots),
+            ("array lemmas", self.arrays.lemmas),
         ]
+    }
+
+    fn reads_arrays(&self) -> bool {
+        true
     }
 
     fn keep_conflicts(&mut self) -> bool {

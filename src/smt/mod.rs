@@ -8,6 +8,7 @@
 //! front end (`script.rs`).
 
 pub mod arith;
+pub mod arrays;
 pub mod dump;
 pub mod inhouse;
 pub mod linear;
@@ -111,6 +112,11 @@ pub trait SmtSolver {
     /// pivots...), for `-v`; none by default.
     fn counters(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
+    }
+    /// Whether [`SmtSolver::value`] reads array values (the in-house
+    /// solver's arrays over wide indices; a process's are not parsed).
+    fn reads_arrays(&self) -> bool {
+        false
     }
     /// Starts keeping the arithmetic conflicts of later checks with their
     /// Farkas multipliers (for interpolation); false if this solver cannot.

@@ -239,18 +239,42 @@ fn standard(ts: &Ts) -> Ts {
     out
 }
 
-/// Why a system cannot go to the word-level engine.
+/// Why a system cannot go to IC3 with implicit abstraction: it has arrays.
 pub fn unsupported(ts: &Ts) -> Option<String> {
     let vars = (ts.states.iter().map(|s| s.var)).chain(ts.inputs.iter().copied());
     for v in vars {
         if let Sort::Array(..) = ts.terms.sort(v) {
             let name = ts.terms.var_name(v).unwrap_or("?");
             return Some(format!(
-                "`{name}` is an array; the word-level engine reads no array values"
+                "`{name}` is an array; IC3 with implicit abstraction takes none"
             ));
         }
     }
     None
+}
+
+/// Why a system cannot be unrolled for BMC and k-induction on the SMT
+/// layer: an array over indices or elements that are not Bool or
+/// bit-vectors (the array theory's; `smt::arrays`).
+pub fn not_unrollable(ts: &Ts) -> Option<String> {
+    let vars = (ts.states.iter().map(|s| s.var)).chain(ts.inputs.iter().copied());
+    for v in vars {
+        let sort = ts.terms.sort(v);
+        if matches!(sort, Sort::Array(..)) && !super::arrays::is_theory_array(sort) {
+            let name = ts.terms.var_name(v).unwrap_or("?");
+            return Some(format!(
+                "`{name}` is an array of sort {sort}; arrays need Bool or bit-vector indices and elements"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether the system has array states or inputs.
+pub fn has_arrays(ts: &Ts) -> bool {
+    let vars = (ts.states.iter().map(|s| s.var)).chain(ts.inputs.iter().copied());
+    vars.into_iter()
+        .any(|v| matches!(ts.terms.sort(v), Sort::Array(..)))
 }
 
 /// The answer to BMC along a path of `len` steps asserted on `solver`

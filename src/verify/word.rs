@@ -31,7 +31,7 @@ pub(super) fn check_word(
     }
     let blasted = match bitblast(ts) {
         Ok(b) => b,
-        Err(reason) if smt::unfold::unsupported(ts).is_none() => {
+        Err(reason) if smt::unfold::not_unrollable(ts).is_none() => {
             log(&format!("not bit-blasted ({reason}); word-level engine"));
             let run = match request.engine {
                 Engine::Auto => schedule::word_portfolio(ts, request, log)?,

@@ -10,7 +10,7 @@
 use super::{induction, Case, Ended, Unrolling};
 use crate::engines::Verdict;
 use crate::ir::ts::{Ts, WordTrace};
-use crate::smt::unfold::{read_trace, unsupported, Unfolding};
+use crate::smt::unfold::{has_arrays, not_unrollable, read_trace, Unfolding};
 use crate::smt::{SmtResult, SmtSolver};
 use crate::util::budget::Budget;
 
@@ -107,16 +107,24 @@ pub fn check(
     max_depth: Option<usize>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Verdict<usize, WordTrace>, SmtStats), String> {
-    if let Some(reason) = unsupported(ts) {
+    if let Some(reason) = not_unrollable(ts) {
         return Ok((Verdict::Unknown(reason), SmtStats::default()));
     }
     if super::super::sabotaged_unknown() {
         return Ok((Verdict::Unknown("sabotaged".into()), SmtStats::default()));
     }
+    let base = solver()?;
+    if has_arrays(ts) && !base.reads_arrays() {
+        let why = format!(
+            "{} is not asked for array values; the in-house solver (--smt invar) reads them",
+            base.name()
+        );
+        return Ok((Verdict::Unknown(why), SmtStats::default()));
+    }
     let mut u = WordUnrolling {
         u: Unfolding::new(ts),
         watched,
-        base: solver()?,
+        base,
         step: solver()?,
         before_depth: 0,
     };
