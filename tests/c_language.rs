@@ -166,6 +166,23 @@ int f(int x) {
 }",
         inputs: -4..=4,
     },
+    Case {
+        name: "arrays kept whole: a global of 5,000 elements, a variable-length array, a 2-D one",
+        source: "int big[5000];
+int f(int x) {
+  int n = x + 5;
+  int v[n];
+  v[n - 1] = 2 * x;
+  v[0] = x;
+  big[4000 + x] = n;
+  big[x + 10] += v[n - 1];
+  int m[2][n];
+  m[1][n - 1] = 7;
+  m[0][x + 3] = big[x + 10];
+  return v[n - 1] * 100 + v[0] + big[4000 + x] + m[0][x + 3] + m[1][n - 1] + big[4999];
+}",
+        inputs: -3..=3,
+    },
 ];
 
 /// `f`'s value on every input, by gcc.

@@ -21,6 +21,20 @@ fn c_value(b: &invar::ir::bv::BvValue, signed: bool) -> String {
     }
 }
 
+/// An array kept whole, as the elements that differ from the rest:
+/// `{[3]=5, [7]=-1, else 0}` (indices are row-major element numbers).
+fn c_array(a: &invar::ir::term::eval::ArrayValue, signed: bool) -> String {
+    let show = |v: &Value, signed: bool| match v {
+        Value::Bv(b) => c_value(b, signed),
+        other => other.to_string(),
+    };
+    let mut parts: Vec<String> = (a.entries.iter())
+        .map(|(i, e)| format!("[{}]={}", show(i, false), show(e, signed)))
+        .collect();
+    parts.push(format!("else {}", show(&a.default, signed)));
+    format!("{{{}}}", parts.join(", "))
+}
+
 /// The counterexample as locations and variable values per step. A stretch
 /// of more than [`STRETCH`] consecutive steps at one location (a loop that
 /// large-block encoding made one edge, run many times) shows its first and
@@ -77,6 +91,11 @@ fn c_step(model: &ProgramModel, states: &[Value], k: usize, label: &str) -> Stri
             let name = ts.terms.var_name(s.var).unwrap_or("?");
             match (v, model.program.types.get(&s.var)) {
                 (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
+                (Value::Array(a), _) => {
+                    let signed =
+                        (model.program.element_types.get(&s.var)).is_some_and(|t| t.signed);
+                    format!("{name}={}", c_array(a, signed))
+                }
                 (Value::Num(r), _) if r.is_int() => format!("{name}={}", r.numer()),
                 _ => format!("{name}={v}"),
             }

@@ -167,6 +167,15 @@ impl Draws {
             Sort::Int => Value::Num(crate::ir::term::Rational::int(
                 pick.unwrap_or(self.rng.next_u64() as i64 as i128),
             )),
+            // An array drawn as one value everywhere: tests only look for
+            // runs that reach the error, and every trace is replayed.
+            Sort::Array(index, element) => {
+                self.used -= 1;
+                let e = self.value(element)?;
+                Value::Array(std::sync::Arc::new(
+                    crate::ir::term::eval::ArrayValue::constant(index, e),
+                ))
+            }
             _ => return None,
         })
     }
@@ -694,47 +703,68 @@ fn encoded_trace(
                 ));
             }
             let (terms, normalizer, solver) = query.as_mut().expect("made above");
-            // The current state and the edge as constants.
-            let mut fixed = HashMap::new();
-            for (s, v) in ts.states.iter().zip(&current) {
-                fixed.insert(s.var, constant_of(terms, s.var, v)?);
-            }
-            let e = ts.inputs[edge_input];
-            fixed.insert(e, constant_of(terms, e, &inputs[edge_input])?);
-            let mut wanted = vec![(0, pc_value(cfa.edges[*k].to)), (1, Value::Bool(true))];
-            wanted.extend(
-                (after.iter().enumerate()).filter_map(|(i, v)| v.clone().map(|v| (i + 2, v))),
-            );
-            let roots: Vec<Term> = (wanted.iter())
-                .map(|&(i, _)| ts.states[i].next.unwrap_or(ts.states[i].var))
-                .collect();
-            let residual = normalizer.partial(terms, &roots, &fixed);
-            let mut goals = Vec::new();
-            for (r, (_, v)) in residual.into_iter().zip(&wanted) {
-                let c = constant_of(terms, r, v)?;
-                goals.push(terms.eq(r, c));
-            }
-            let goal = terms.and_all(&goals);
-            match solver.check(terms, &[goal]) {
-                SmtResult::Sat => {}
-                SmtResult::Unsat => {
-                    return Err(format!(
-                        "internal error: step {} of the run (edge {k}) is not a step of the encoded system",
-                        trace.states.len()
-                    ))
+            // Arrays are left out of the goal first: the scalars the run
+            // fixes (the values written, their indices) usually determine
+            // them, and an equality of two large arrays is a costly query.
+            // If they do not, the step is asked again with them.
+            let has_arrays = (after.iter().zip(&ts.states[2..]))
+                .any(|(v, s)| v.is_some() && matches!(terms.sort(s.var), Sort::Array(..)));
+            for with_arrays in [false, true] {
+                if with_arrays && !has_arrays {
+                    return Err("internal error: the inputs found miss the run's next state".into());
                 }
-                SmtResult::Unknown(why) => return Err(format!("the trace's query gave up ({why})")),
-            }
-            // Inputs the goal does not read keep their defaults.
-            let read: HashSet<Term> = terms.topological(&[goal]).into_iter().collect();
-            for (j, slot) in inputs.iter_mut().enumerate() {
-                if read.contains(&ts.inputs[j]) {
-                    *slot = solver.value(terms, ts.inputs[j])?;
+                inputs = defaults.clone();
+                inputs[edge_input] = Value::Bv(BvValue::from_u64(edge_width, *k as u64));
+                // The current state and the edge as constants.
+                let mut fixed = HashMap::new();
+                for (s, v) in ts.states.iter().zip(&current) {
+                    fixed.insert(s.var, constant_of(terms, s.var, v)?);
                 }
-            }
-            next = successor(&mut ev, ts, &current, &inputs)?;
-            if !matches(&next, *k, after) {
-                return Err("internal error: the inputs found miss the run's next state".into());
+                let e = ts.inputs[edge_input];
+                fixed.insert(e, constant_of(terms, e, &inputs[edge_input])?);
+                let mut wanted = vec![(0, pc_value(cfa.edges[*k].to)), (1, Value::Bool(true))];
+                wanted.extend((after.iter().enumerate()).filter_map(|(i, v)| {
+                    let array = matches!(terms.sort(ts.states[i + 2].var), Sort::Array(..));
+                    v.clone()
+                        .filter(|_| with_arrays || !array)
+                        .map(|v| (i + 2, v))
+                }));
+                let roots: Vec<Term> = (wanted.iter())
+                    .map(|&(i, _)| ts.states[i].next.unwrap_or(ts.states[i].var))
+                    .collect();
+                let residual = normalizer.partial(terms, &roots, &fixed);
+                let mut goals = Vec::new();
+                for (r, (_, v)) in residual.into_iter().zip(&wanted) {
+                    let c = constant_of(terms, r, v)?;
+                    goals.push(terms.eq(r, c));
+                }
+                let goal = terms.and_all(&goals);
+                match solver.check(terms, &[goal]) {
+                    SmtResult::Sat => {}
+                    SmtResult::Unsat => {
+                        return Err(format!(
+                            "internal error: step {} of the run (edge {k}) is not a step of the encoded system",
+                            trace.states.len()
+                        ))
+                    }
+                    SmtResult::Unknown(why) => {
+                        return Err(format!("the trace's query gave up ({why})"))
+                    }
+                }
+                // Inputs the goal does not read keep their defaults.
+                let read: HashSet<Term> = terms.topological(&[goal]).into_iter().collect();
+                for (j, slot) in inputs.iter_mut().enumerate() {
+                    if read.contains(&ts.inputs[j]) {
+                        *slot = solver.value(terms, ts.inputs[j])?;
+                    }
+                }
+                next = successor(&mut ev, ts, &current, &inputs)?;
+                if matches(&next, *k, after) {
+                    break;
+                }
+                if with_arrays {
+                    return Err("internal error: the inputs found miss the run's next state".into());
+                }
             }
         }
         trace.states.push(std::mem::replace(&mut current, next));

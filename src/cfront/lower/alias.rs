@@ -114,6 +114,7 @@ impl<'a> Lowerer<'a> {
                                     leaves: vec![var].into(),
                                     layout: Layout::Scalar(ty),
                                     at: vec![(yes, 0)],
+                                    memory: None,
                                 }
                             }
                             _ => return Ok(None),
@@ -125,7 +126,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Identifier(id) => match self.binding(&id.node.name) {
                 Some(Binding::Alias(target)) => return Ok(Some(target.clone())),
-                Some(Binding::Object(_, Layout::Array(..))) => {
+                Some(Binding::Object(_, Layout::Array(..)) | Binding::Memory(_)) => {
                     (self.place(e)?.expect("an array is a place"), true)
                 }
                 _ => return Ok(None),
@@ -182,6 +183,9 @@ impl<'a> Lowerer<'a> {
         if !target.decayed {
             return Ok(Some(target.place));
         }
+        if let Some(whole) = &target.place.memory {
+            return Ok(Some(self.first_element(whole)));
+        }
         let Layout::Array(element, _) = &target.place.layout else {
             unreachable!("a decayed target is an array")
         };
@@ -189,6 +193,7 @@ impl<'a> Lowerer<'a> {
             leaves: target.place.leaves.clone(),
             layout: (**element).clone(),
             at: target.place.at.clone(),
+            memory: None,
         }))
     }
 }

@@ -274,7 +274,7 @@ impl<'a> Lowerer<'a> {
                         }
                         Some(layout) => {
                             let place = self.place(a)?.expect("an aggregate is a place");
-                            let values = self.leaf_values(&place, &[], a.span);
+                            let values = self.leaf_values(&place, &[], a.span)?;
                             // Copied: a later argument may change the struct.
                             let mut types = Vec::new();
                             layout.leaf_types(&mut types);

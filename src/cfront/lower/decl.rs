@@ -441,7 +441,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<(Term, CType)> {
         match self.binding(name) {
             Some(Binding::Scalar(var, ty)) => return Ok((*var, *ty)),
-            Some(Binding::Object(_, Layout::Array(..))) => {
+            Some(Binding::Object(_, Layout::Array(..)) | Binding::Memory(_)) => {
                 let what = format!("the array `{name}` used as a pointer");
                 return Err(self.unsupported(span, what));
             }
@@ -479,6 +479,22 @@ impl<'a> Lowerer<'a> {
                 continue; // a local prototype
             }
             let name = name_of(&declarator.node).unwrap_or("?").to_string();
+            if let Some(sizes) = self.variable_sizes(declarator) {
+                let base = self.declared_layout(&d.node.specifiers, d.span)?;
+                let Some(Layout::Scalar(element)) = base else {
+                    let what = "a variable-length array of other than scalars";
+                    return Err(self.unsupported(d.span, what));
+                };
+                if init.node.initializer.is_some() {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: a variable-length array with an initializer",
+                        self.line(d.span)
+                    )));
+                }
+                let binding = self.declare_variable_length(&name, element, &sizes, d.span)?;
+                self.scopes.last_mut().expect("scope").insert(name, binding);
+                continue;
+            }
             let shape = self.shape(declarator)?;
             if let Shape::Pointer = shape {
                 let frame = self.frames.last().expect("frame");
@@ -590,6 +606,27 @@ impl<'a> Lowerer<'a> {
             });
         }
         Ok(Shape::Array(dims))
+    }
+
+    /// The size expressions of an array declarator with a size that is not
+    /// a constant (a variable-length array), outermost first.
+    fn variable_sizes(&mut self, d: &'a Node<Declarator>) -> Option<Vec<&'a Node<Expression>>> {
+        let derived = &d.node.derived;
+        let mut sizes = Vec::new();
+        let mut variable = false;
+        for one in derived {
+            let DerivedDeclarator::Array(a) = &one.node else {
+                return None;
+            };
+            match &a.node.size {
+                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                    variable |= self.constant_of(e).is_none();
+                    sizes.push(&**e);
+                }
+                _ => return None,
+            }
+        }
+        (variable && !sizes.is_empty()).then_some(sizes)
     }
 
     /// The value of a constant expression, if it is one (an array's size).

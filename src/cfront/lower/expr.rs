@@ -230,6 +230,12 @@ impl<'a> Lowerer<'a> {
                 if let Some(layout) = self.layout_of(operand) {
                     return Ok(self.size_of(&layout));
                 }
+                if let Expression::Identifier(id) = &operand.node {
+                    if let Some(Binding::Memory(_)) = self.binding(&id.node.name) {
+                        let what = "sizeof of a variable-length array";
+                        return Err(self.unsupported(e.span, what));
+                    }
+                }
                 if has_side_effects(&v.node.0.node) {
                     return Err(
                         self.unsupported(e.span, "sizeof of an expression with side effects")

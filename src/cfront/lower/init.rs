@@ -71,6 +71,9 @@ impl<'a> Lowerer<'a> {
             return Ok(Binding::Scalar(var, ty));
         }
         let n = layout.leaves();
+        if Self::kept_whole(&layout).is_some() {
+            return self.declare_whole(name, &layout, initializer, zero, span);
+        }
         if n == 0 || n > MAX_ARRAY_ELEMENTS {
             let what = match &layout {
                 Layout::Array(element, count) if element.leaves() == 1 => format!(
@@ -101,7 +104,7 @@ impl<'a> Lowerer<'a> {
                     );
                     return Err(self.unsupported(i.span, what));
                 }
-                let copied = self.leaf_values(&from, &[], span);
+                let copied = self.leaf_values(&from, &[], span)?;
                 values = copied.into_iter().map(Some).collect();
             }
             None => {}
@@ -204,7 +207,7 @@ impl<'a> Lowerer<'a> {
     /// starting with `items[*next]`. A braced list (`braced`) owns all its
     /// items and takes designators; an elided one (C11 6.7.9p20) takes
     /// items until its subobjects are full or a designator comes.
-    fn fill(
+    pub(super) fn fill(
         &mut self,
         layout: &Layout,
         at: usize,
@@ -274,7 +277,7 @@ impl<'a> Lowerer<'a> {
                 // A struct member initialised by a struct of its type.
                 Some(from) if from.layout.same(sub) => {
                     for (j, v) in self
-                        .leaf_values(&from, &[], item.span)
+                        .leaf_values(&from, &[], item.span)?
                         .into_iter()
                         .enumerate()
                     {

@@ -1,7 +1,8 @@
 //! The types of objects: scalars, arrays and structs, each object kept as
 //! its scalar leaves in order (an array of structs is its elements' fields
 //! one after the other), and their sizes in bytes as gcc lays them out for
-//! x86 (`-m32` under ILP32, x86-64 under LP64).
+//! x86 (`-m32` under ILP32, x86-64 under LP64); and arrays kept whole
+//! (`memory.rs`), one SMT array each.
 
 use super::*;
 use std::rc::Rc;
@@ -119,5 +120,47 @@ impl Layout {
             Layout::Array(..) => "an array".into(),
             Layout::Struct(r) => format!("`struct {}`", r.tag),
         }
+    }
+}
+
+/// One dimension's size.
+#[derive(Clone, Debug)]
+pub(super) enum Dim {
+    Const(usize),
+    /// A 32-bit variable holding the size taken at the declaration.
+    Var(Term),
+}
+
+/// An array kept whole.
+#[derive(Debug)]
+pub(super) struct Memory {
+    /// The array variable.
+    pub(super) var: Term,
+    pub(super) element: CType,
+    pub(super) dims: Vec<Dim>,
+}
+
+/// A subarray or element of an array kept whole: the dimensions indexed so
+/// far, and the row-major offset of its first element (32 bits) without
+/// the dimensions not indexed yet.
+#[derive(Clone, Debug)]
+pub(super) struct MemPlace {
+    pub(super) memory: Rc<Memory>,
+    pub(super) depth: usize,
+    pub(super) offset: Term,
+}
+
+impl Memory {
+    /// The type of what `depth` indices designate, where its sizes are
+    /// constants (for `sizeof` and messages).
+    pub(super) fn layout_at(&self, depth: usize) -> Option<Layout> {
+        let mut layout = Layout::Scalar(self.element);
+        for d in self.dims[depth..].iter().rev() {
+            let Dim::Const(n) = d else {
+                return None;
+            };
+            layout = Layout::Array(Rc::new(layout), *n);
+        }
+        Some(layout)
     }
 }

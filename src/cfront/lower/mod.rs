@@ -9,6 +9,7 @@ mod decl;
 mod expr;
 mod init;
 mod layout;
+mod memory;
 mod place;
 mod stmt;
 mod switch;
@@ -31,6 +32,8 @@ pub struct Program {
     pub cfa: Cfa,
     /// The C type of each program variable.
     pub types: HashMap<Term, CType>,
+    /// The element type of each array kept whole (one SMT array variable).
+    pub element_types: HashMap<Term, CType>,
     /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
     /// variable set by an assignment outside the assigned variable's range.
     pub overflow: Option<Term>,
@@ -100,6 +103,8 @@ enum Binding {
     Constant(Term),
     /// A pointer that can only point to one object.
     Alias(place::Target),
+    /// An array kept whole, one SMT array (`memory.rs`).
+    Memory(std::rc::Rc<layout::Memory>),
 }
 
 type Result<T> = std::result::Result<T, FrontError>;
@@ -110,6 +115,7 @@ struct Lowerer<'a> {
     num: Numbers,
     cfa: Cfa,
     types: HashMap<Term, CType>,
+    element_types: HashMap<Term, CType>,
     scopes: Vec<HashMap<String, Binding>>,
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
@@ -270,6 +276,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         num: Numbers { int: options.int },
         cfa,
         types: HashMap::new(),
+        element_types: HashMap::new(),
         scopes: vec![HashMap::new()],
         functions: HashMap::new(),
         active: Vec::new(),
@@ -321,6 +328,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     Ok(Program {
         cfa: l.cfa,
         types: l.types,
+        element_types: l.element_types,
         overflow: l.overflow,
         out_of_bounds: l.out_of_bounds,
         loop_heads: l.loop_heads,

@@ -6,6 +6,7 @@
 //! index out of bounds is undefined behaviour; see [`Lowerer::index`].
 
 use super::layout::Layout;
+use super::layout::MemPlace;
 use super::*;
 use std::rc::Rc;
 
@@ -44,6 +45,9 @@ pub(super) struct Place {
     /// conditions are disjoint and one holds once the indices are in
     /// bounds; a single candidate needs none).
     pub(super) at: Vec<(Term, usize)>,
+    /// Where it lies in an array kept whole (then `leaves` and `at` are
+    /// empty).
+    pub(super) memory: Option<MemPlace>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -52,15 +56,20 @@ impl<'a> Lowerer<'a> {
     pub(super) fn place(&mut self, e: &'a Node<Expression>) -> Result<Option<Place>> {
         match &e.node {
             Expression::Identifier(id) => {
-                let Some(Binding::Object(leaves, layout)) = self.binding(&id.node.name) else {
-                    return Ok(None);
+                let (leaves, layout) = match self.binding(&id.node.name) {
+                    Some(Binding::Object(leaves, layout)) => (leaves.clone(), layout.clone()),
+                    Some(Binding::Memory(memory)) => {
+                        let memory = memory.clone();
+                        return Ok(Some(self.whole_place(&memory)));
+                    }
+                    _ => return Ok(None),
                 };
-                let (leaves, layout) = (leaves.clone(), layout.clone());
                 let yes = self.cfa.terms.bool(true);
                 Ok(Some(Place {
                     leaves,
                     layout,
                     at: vec![(yes, 0)],
+                    memory: None,
                 }))
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
@@ -77,6 +86,9 @@ impl<'a> Lowerer<'a> {
                         None => return Ok(None),
                     },
                 };
+                if let Some(whole) = &array.memory {
+                    return Ok(Some(self.index_whole(whole, &b.node.rhs, e.span)?));
+                }
                 let Layout::Array(element, n) = array.layout.clone() else {
                     let what = format!("indexing {}", array.layout.describe());
                     return Err(self.unsupported(e.span, what));
@@ -109,6 +121,7 @@ impl<'a> Lowerer<'a> {
                     leaves: array.leaves,
                     layout: (*element).clone(),
                     at,
+                    memory: None,
                 }))
             }
             Expression::Member(m) => {
@@ -124,6 +137,11 @@ impl<'a> Lowerer<'a> {
                         )
                     })?
                 };
+                if whole.memory.is_some() {
+                    let what =
+                        "a member of an element of an array kept whole (large or of variable size)";
+                    return Err(self.unsupported(e.span, what));
+                }
                 let Layout::Struct(record) = &whole.layout else {
                     let what = format!("a member of {}", whole.layout.describe());
                     return Err(self.unsupported(e.span, what));
@@ -136,6 +154,7 @@ impl<'a> Lowerer<'a> {
                             leaves: whole.leaves.clone(),
                             layout: layout.clone(),
                             at: (whole.at.iter()).map(|&(g, p)| (g, p + offset)).collect(),
+                            memory: None,
                         }));
                     }
                     offset += layout.leaves();
@@ -157,6 +176,7 @@ impl<'a> Lowerer<'a> {
         match &e.node {
             Expression::Identifier(id) => match self.binding(&id.node.name) {
                 Some(Binding::Object(_, layout)) => Some(layout.clone()),
+                Some(Binding::Memory(memory)) => memory.layout_at(0),
                 _ => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
@@ -272,6 +292,9 @@ impl<'a> Lowerer<'a> {
 
     /// The value of a scalar place.
     pub(super) fn read(&mut self, place: &Place, span: Span) -> Result<(Term, CType)> {
+        if let Some(whole) = &place.memory {
+            return self.read_whole(whole, span);
+        }
         let Layout::Scalar(ty) = place.layout else {
             let what = format!("{} used as a value here", place.layout.describe());
             return Err(self.unsupported(span, what));
@@ -301,11 +324,19 @@ impl<'a> Lowerer<'a> {
         from: CType,
         span: Span,
     ) -> Result<(Term, CType)> {
-        let Layout::Scalar(ty) = place.layout else {
-            let what = format!("assigning a scalar to {}", place.layout.describe());
-            return Err(self.unsupported(span, what));
+        let ty = match (&place.memory, &place.layout) {
+            (Some(whole), _) if whole.depth == whole.memory.dims.len() => whole.memory.element,
+            (None, Layout::Scalar(ty)) => *ty,
+            _ => {
+                let what = format!("assigning a scalar to {}", place.layout.describe());
+                return Err(self.unsupported(span, what));
+            }
         };
         let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
+        if let Some(whole) = &place.memory {
+            self.write_whole(whole, v, span)?;
+            return Ok((v, ty));
+        }
         // The candidates are assigned one after the other.
         let (v, _) = if place.at.len() > 1 && self.reads_any(v, &place.leaves) {
             self.stabilize((v, ty), span)
@@ -320,7 +351,16 @@ impl<'a> Lowerer<'a> {
 
     /// The values of every leaf of the subobject at `place`, copied into
     /// temporaries where they read `into` (assigned one after the other).
-    pub(super) fn leaf_values(&mut self, place: &Place, into: &[Term], span: Span) -> Vec<Term> {
+    pub(super) fn leaf_values(
+        &mut self,
+        place: &Place,
+        into: &[Term],
+        span: Span,
+    ) -> Result<Vec<Term>> {
+        if place.memory.is_some() {
+            let what = "copying an array kept whole (large or of variable size)";
+            return Err(self.unsupported(span, what));
+        }
         let mut types = Vec::new();
         place.layout.leaf_types(&mut types);
         let mut values = Vec::with_capacity(types.len());
@@ -332,11 +372,15 @@ impl<'a> Lowerer<'a> {
                 v
             });
         }
-        values
+        Ok(values)
     }
 
     /// `to = from` for aggregates of the same type (a struct assignment).
     pub(super) fn copy(&mut self, to: &Place, from: &Place, span: Span) -> Result<()> {
+        if to.memory.is_some() || from.memory.is_some() {
+            let what = "copying an array kept whole (large or of variable size)";
+            return Err(self.unsupported(span, what));
+        }
         if !to.layout.same(&from.layout) {
             let what = format!(
                 "assigning {} to {}",
@@ -345,7 +389,7 @@ impl<'a> Lowerer<'a> {
             );
             return Err(self.unsupported(span, what));
         }
-        let values = self.leaf_values(from, &to.leaves, span);
+        let values = self.leaf_values(from, &to.leaves, span)?;
         let mut commands = Vec::new();
         for (j, v) in values.into_iter().enumerate() {
             self.write_leaf(to, j, v, &mut commands);
@@ -382,8 +426,36 @@ impl<'a> Lowerer<'a> {
         // (Under --int the signedness does not matter: integers compare as such.)
         let wide = CType::int(64, ty.signed);
         let i = self.num.convert(&mut self.cfa.terms, v, ty, wide);
-        let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
         let size = self.num.constant(&mut self.cfa.terms, n, wide);
+        self.bounds_check(i, wide, size, span);
+        Ok(ArrayIndex::Variable(i, wide))
+    }
+
+    /// Evaluates an index into an array of `size` elements (a term of
+    /// type `size_ty`), bounds-checked as [`Lowerer::index`] does; the
+    /// index in 64 bits of its own signedness.
+    pub(super) fn checked_index(
+        &mut self,
+        size: Term,
+        size_ty: CType,
+        index: &'a Node<Expression>,
+        span: Span,
+    ) -> Result<Term> {
+        let (v, ty) = self.expr(index)?;
+        if ty.boolean || ty.width > 64 {
+            return Err(self.unsupported(index.span, "this type of array index"));
+        }
+        let wide = CType::int(64, ty.signed);
+        let i = self.num.convert(&mut self.cfa.terms, v, ty, wide);
+        let size = self.num.convert(&mut self.cfa.terms, size, size_ty, wide);
+        self.bounds_check(i, wide, size, span);
+        Ok(i)
+    }
+
+    /// Sends the path to the error location with the out-of-bounds flag
+    /// set unless `0 <= i < size` (both of type `wide`).
+    fn bounds_check(&mut self, i: Term, wide: CType, size: Term, span: Span) {
+        let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
         let (le, lt) = match (self.num.int, wide.signed) {
             (true, _) => (Op::Le, Op::Lt),
             (false, true) => (Op::BvSle, Op::BvSlt),
@@ -405,6 +477,5 @@ impl<'a> Lowerer<'a> {
         let next = self.new_loc(span);
         self.cfa.add_edge(self.cur, Command::Assume(inside), next);
         self.cur = next;
-        Ok(ArrayIndex::Variable(i, wide))
     }
 }

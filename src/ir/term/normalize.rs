@@ -32,7 +32,20 @@ pub fn constant_term(terms: &mut Terms, value: &Value, sort: &Sort) -> Option<Te
         Value::Bool(b) => terms.bool(*b),
         Value::Bv(v) => terms.bv(v.clone()),
         Value::Num(r) => terms.mk(Op::Num(*r, sort.clone()), &[]),
-        Value::Array(_) => return None,
+        Value::Array(a) => {
+            // The default everywhere, then the entries stored over it.
+            let Sort::Array(index, element) = sort else {
+                return None;
+            };
+            let default = constant_term(terms, &a.default, element)?;
+            let mut t = terms.mk(Op::ConstArray(sort.clone()), &[default]);
+            for (i, e) in &a.entries {
+                let i = constant_term(terms, i, index)?;
+                let e = constant_term(terms, e, element)?;
+                t = terms.mk(Op::Store, &[t, i, e]);
+            }
+            t
+        }
     })
 }
 
