@@ -16,6 +16,10 @@
 //! reaching `reach_error` must get `unknown` from invar, never a verdict
 //! (`INVAR_C_RANDOM_ARRAYS=N`, default 60).
 //!
+//! The same programs with the array kept whole (a variable-length array,
+//! one SMT array; `INVAR_C_RANDOM_WHOLE=N`, default 30) must get the same
+//! verdicts.
+//!
 //! A third runs explicit execution alone (`--engine explicit`), whose tests
 //! must find the bugs gcc finds and never claim one it does not
 //! (`INVAR_C_RANDOM_EXPLICIT=N`, default 30).
@@ -221,6 +225,36 @@ fn gcc_verdict(dir: &Path, body: &str) -> String {
         .to_string()
 }
 
+/// `body` with `arr` a variable-length array of the same size, so that
+/// invar keeps it whole (one SMT array): its initializer list becomes an
+/// assignment to every element, `sizeof` its size.
+fn kept_whole(body: &str) -> String {
+    let mut out = String::new();
+    for line in body.lines() {
+        match line.strip_prefix(&format!("unsigned arr[{ARRAY}] = {{")) {
+            Some(rest) => {
+                let listed: Vec<&str> = (rest.trim_end_matches("};").split(", "))
+                    .filter(|v| !v.is_empty())
+                    .collect();
+                let _ = write!(out, "unsigned arr_n = {ARRAY}u; unsigned arr[arr_n];");
+                for k in 0..ARRAY as usize {
+                    let v = listed.get(k).copied().unwrap_or("0u");
+                    let _ = write!(out, " arr[{k}] = {v};");
+                }
+                out.push('\n');
+            }
+            None => {
+                out += &line.replace(
+                    "(unsigned)(sizeof(arr) / sizeof(arr[0]))",
+                    &format!("{ARRAY}u"),
+                );
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// invar's verdict on the same body with nondeterministic inputs.
 fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
     // `AT(i)` is `arr[i]`, written out (invar's input is not preprocessed).
@@ -328,7 +362,17 @@ fn random_c_programs_agree_with_gcc() {
 
 #[test]
 fn random_c_programs_with_arrays_agree_with_gcc() {
-    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM_ARRAYS", 60, "carrays", 22, true);
+    array_campaign("INVAR_C_RANDOM_ARRAYS", 60, "carrays", false);
+}
+
+#[test]
+fn random_c_programs_with_arrays_kept_whole_agree_with_gcc() {
+    array_campaign("INVAR_C_RANDOM_WHOLE", 30, "cwhole", true);
+}
+
+/// The array campaign: `whole` gives invar the array kept whole.
+fn array_campaign(var: &str, default: usize, name: &str, whole: bool) {
+    let (count, dir, mut gen) = campaign(var, default, name, 22, true);
     // gcc's verdicts seen, and invar's unknowns on programs without
     // out-of-bounds accesses.
     let (mut seen, mut unknown) = (std::collections::BTreeMap::new(), 0);
@@ -336,14 +380,19 @@ fn random_c_programs_with_arrays_agree_with_gcc() {
         let body = gen.body();
         let expected = gcc_verdict(&dir, &body);
         *seen.entry(expected.clone()).or_insert(0usize) += 1;
-        let (verdict, detail) = invar_verdict(&dir, &body, &[]);
+        let text = if whole {
+            kept_whole(&body)
+        } else {
+            body.clone()
+        };
+        let (verdict, detail) = invar_verdict(&dir, &text, &[]);
         match (expected.as_str(), verdict.as_str()) {
             ("oob", "unknown") => assert!(
                 detail.contains("out of bounds"),
                 "program #{n}: unknown for another reason\n{detail}"
             ),
             (_, "unknown") => {
-                eprintln!("program #{n}: unknown\n{detail}");
+                eprintln!("program #{n}: unknown (gcc: {expected})\n{detail}");
                 unknown += 1;
             }
             (e, v) if e == v => {}
@@ -359,7 +408,12 @@ fn random_c_programs_with_arrays_agree_with_gcc() {
             "{seen:?}"
         );
     }
-    assert!(unknown * 100 <= 3 * count, "{unknown} unknown");
+    // Kept whole, a true program whose loops write the array needs an
+    // invariant over its elements, which the engines find less often than
+    // over scalarized elements: a quarter may stay unknown (measured: 3 of
+    // the 30 of CI, 6 of 100, every one of them true for gcc).
+    let allowed = if whole { count / 4 } else { 3 * count / 100 };
+    assert!(unknown <= allowed, "{unknown} unknown");
     std::fs::remove_dir_all(&dir).ok();
 }
 
