@@ -206,9 +206,7 @@ impl ArrayTheory {
         if b != a {
             self.nodes[b].eqs.push(e);
         }
-        let Sort::Array(index, element) = self.nodes[a].sort.clone() else {
-            unreachable!("array nodes have array sorts")
-        };
+        let (index, element) = self.sorts(a);
         let width = |s: &Sort| bitblast::width_of(s, "an array's index").unwrap_or(1);
         let k: Vec<Lit> = (0..width(&index)).map(|_| aig.add_input()).collect();
         let va: Vec<Lit> = (0..width(&element)).map(|_| aig.add_input()).collect();
@@ -225,6 +223,14 @@ impl ArrayTheory {
         });
         let same = words_equal(aig, &va, &vb);
         aig.or(lit, !same)
+    }
+
+    /// The index and element sorts of node `x`.
+    fn sorts(&self, x: usize) -> (Sort, Sort) {
+        match &self.nodes[x].sort {
+            Sort::Array(i, e) => ((**i).clone(), (**e).clone()),
+            _ => unreachable!("array nodes have array sorts"),
+        }
     }
 
     /// Whether the theory has anything to check.
@@ -462,12 +468,8 @@ impl ArrayTheory {
                 &mut chosen,
             );
         }
-        let element_sort = |x: usize| match &self.nodes[x].sort {
-            Sort::Array(i, e) => ((**i).clone(), (**e).clone()),
-            _ => unreachable!("array nodes have array sorts"),
-        };
         for (r, read) in self.reads.iter().enumerate() {
-            let (isort, esort) = element_sort(read.node);
+            let (isort, esort) = self.sorts(read.node);
             let array = value[read.node].as_ref().expect("valued above");
             let i = bitblast::word_value(&isort, &read_index[r]);
             if *array.get(&i) != bitblast::word_value(&esort, &read_value[r]) {
@@ -513,10 +515,7 @@ impl ArrayTheory {
             if value[y].is_some() {
                 continue;
             }
-            let (isort, esort) = match &self.nodes[y].sort {
-                Sort::Array(i, e) => ((**i).clone(), (**e).clone()),
-                _ => unreachable!("array nodes have array sorts"),
-            };
+            let (isort, esort) = self.sorts(y);
             match &self.nodes[y].kind {
                 Kind::Store {
                     base,

@@ -175,17 +175,14 @@ impl<'a> Lowerer<'a> {
     /// The place of a whole array named by its variable.
     pub(super) fn whole_place(&mut self, memory: &Rc<Memory>) -> Place {
         let offset = self.index_constant(0);
-        Place {
-            leaves: Vec::new().into(),
-            layout: memory
-                .layout_at(0)
-                .unwrap_or(Layout::Array(Rc::new(Layout::Scalar(memory.element)), 0)),
-            at: Vec::new(),
-            memory: Some(MemPlace {
-                memory: memory.clone(),
-                depth: 0,
-                offset,
-            }),
+        memory_place(memory.clone(), 0, offset)
+    }
+
+    /// The size of dimension `d`, a 32-bit term.
+    fn dim_size(&mut self, d: &Dim) -> Term {
+        match d {
+            Dim::Const(n) => self.index_constant(*n),
+            Dim::Var(v) => *v,
         }
     }
 
@@ -197,13 +194,10 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<Place> {
         let memory = array.memory.clone();
-        let Some(dim) = memory.dims.get(array.depth).cloned() else {
+        let Some(dim) = memory.dims.get(array.depth) else {
             return Err(self.unsupported(span, "indexing a scalar"));
         };
-        let size = match dim {
-            Dim::Const(n) => self.index_constant(n),
-            Dim::Var(v) => v,
-        };
+        let size = self.dim_size(dim);
         let i = self.checked_index(size, INDEX, index, span)?;
         let i = self
             .num
@@ -211,31 +205,15 @@ impl<'a> Lowerer<'a> {
         let terms = &mut self.cfa.terms;
         let scaled = terms.mk(Op::BvMul, &[array.offset, size]);
         let offset = terms.mk(Op::BvAdd, &[scaled, i]);
-        let depth = array.depth + 1;
-        let layout = memory
-            .layout_at(depth)
-            .unwrap_or(Layout::Array(Rc::new(Layout::Scalar(memory.element)), 0));
-        Ok(Place {
-            leaves: Vec::new().into(),
-            layout,
-            at: Vec::new(),
-            memory: Some(MemPlace {
-                memory,
-                depth,
-                offset,
-            }),
-        })
+        Ok(memory_place(memory, array.depth + 1, offset))
     }
 
     /// The row-major offset of the first element of `place` (the
     /// dimensions not indexed yet count as index 0).
     fn element_offset(&mut self, place: &MemPlace) -> Term {
         let mut offset = place.offset;
-        for d in place.memory.dims[place.depth..].iter().cloned() {
-            let size = match d {
-                Dim::Const(n) => self.index_constant(n),
-                Dim::Var(v) => v,
-            };
+        for d in &place.memory.dims[place.depth..] {
+            let size = self.dim_size(d);
             offset = self.cfa.terms.mk(Op::BvMul, &[offset, size]);
         }
         offset
@@ -267,28 +245,30 @@ impl<'a> Lowerer<'a> {
     /// reads it: index 0 in the next dimension.
     pub(super) fn first_element(&mut self, place: &MemPlace) -> Place {
         let memory = place.memory.clone();
-        let depth = (place.depth + 1).min(memory.dims.len());
-        let offset = if depth > place.depth {
-            let size = match memory.dims[place.depth].clone() {
-                Dim::Const(n) => self.index_constant(n),
-                Dim::Var(v) => v,
-            };
-            self.cfa.terms.mk(Op::BvMul, &[place.offset, size])
-        } else {
-            place.offset
+        let Some(dim) = memory.dims.get(place.depth) else {
+            return memory_place(memory, place.depth, place.offset);
         };
-        let layout = memory
-            .layout_at(depth)
-            .unwrap_or(Layout::Array(Rc::new(Layout::Scalar(memory.element)), 0));
-        Place {
-            leaves: Vec::new().into(),
-            layout,
-            at: Vec::new(),
-            memory: Some(MemPlace {
-                memory,
-                depth,
-                offset,
-            }),
-        }
+        let size = self.dim_size(dim);
+        let offset = self.cfa.terms.mk(Op::BvMul, &[place.offset, size]);
+        memory_place(memory, place.depth + 1, offset)
+    }
+}
+
+/// The place `depth` indices into an array kept whole designate, its first
+/// element at row-major `offset` over the dimensions indexed.
+fn memory_place(memory: Rc<Memory>, depth: usize, offset: Term) -> Place {
+    // A variable-length subarray's type has no constant size: messages
+    // and `sizeof` see an array of none.
+    let layout = (memory.layout_at(depth))
+        .unwrap_or_else(|| Layout::Array(Rc::new(Layout::Scalar(memory.element)), 0));
+    Place {
+        leaves: Vec::new().into(),
+        layout,
+        at: Vec::new(),
+        memory: Some(MemPlace {
+            memory,
+            depth,
+            offset,
+        }),
     }
 }
