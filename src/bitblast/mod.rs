@@ -22,6 +22,7 @@ mod lift;
 mod words;
 
 pub use lift::ts_from_aig;
+pub use words::eq as words_equal;
 
 use crate::ir::aig::{lit_value, Aig, Lit};
 use crate::ir::bv::BvValue;

@@ -26,7 +26,7 @@
 //! checked against it; a model that does not check answers `unknown`,
 //! never a guess.
 
-use crate::bitblast;
+use crate::bitblast::{self, words_equal};
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::term::eval::{ArrayValue, Value};
 use crate::ir::term::{Sort, Term};
@@ -107,16 +107,6 @@ pub fn is_theory_array(sort: &Sort) -> bool {
         }
         _ => false,
     }
-}
-
-/// The literal of `a = b` over words.
-pub fn words_equal(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Lit {
-    let mut all = Lit::TRUE;
-    for (&x, &y) in a.iter().zip(b) {
-        let d = aig.xor(x, y);
-        all = aig.and(all, !d);
-    }
-    all
 }
 
 fn bits_of(model: &dyn Fn(Lit) -> bool, word: &[Lit]) -> Vec<bool> {
