@@ -217,7 +217,7 @@ fn lines_are_source_lines_even_after_included_headers() {
     let typed = dir.join("typed.c");
     std::fs::write(
         &typed,
-        "#include <stddef.h>\ntypedef unsigned char u8;\ntypedef int *ip;\n\
+        "#include <stddef.h>\ntypedef unsigned char u8;\ntypedef int *ip;\ntypedef float fl;\n\
          extern void reach_error(void);\n\
          int main(void) {\n  u8 c = 255;\n  c++;\n  if (c != 0) reach_error();\n  return 0;\n}\n",
     )
@@ -225,12 +225,16 @@ fn lines_are_source_lines_even_after_included_headers() {
     let out = invar(&["check", typed.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
     let text = std::fs::read_to_string(&typed).unwrap();
+    // A pointer typedef is a pointer type (an unused pointer changes nothing).
     std::fs::write(&typed, text.replace("u8 c = 255;", "ip p; u8 c = 255;")).unwrap();
+    let out = invar(&["check", typed.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    std::fs::write(&typed, text.replace("u8 c = 255;", "fl f; u8 c = 255;")).unwrap();
     let out = invar(&["check", typed.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
     assert!(
         String::from_utf8_lossy(&out.stderr)
-            .contains("line 6: unsupported: pointers (through typedef `ip`)"),
+            .contains("line 7: unsupported: floating-point types (through typedef `fl`)"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

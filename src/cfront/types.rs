@@ -13,6 +13,10 @@ pub struct CType {
     pub signed: bool,
     /// `_Bool`: conversion to it maps nonzero to 1.
     pub boolean: bool,
+    /// A pointer: the front end's number for what it points to (a pointer
+    /// is 64 bits of object and byte offset, whatever the data model;
+    /// `cfront::lower::heap`).
+    pub pointee: Option<u32>,
 }
 
 impl CType {
@@ -21,6 +25,7 @@ impl CType {
         width: 32,
         signed: true,
         boolean: false,
+        pointee: None,
     };
 
     /// A plain integer type.
@@ -29,6 +34,7 @@ impl CType {
             width,
             signed,
             boolean: false,
+            pointee: None,
         }
     }
 
@@ -38,7 +44,23 @@ impl CType {
             width: 8,
             signed: false,
             boolean: true,
+            pointee: None,
         }
+    }
+
+    /// A pointer to the pointee numbered `pointee`.
+    pub fn pointer(pointee: u32) -> CType {
+        CType {
+            width: 64,
+            signed: false,
+            boolean: false,
+            pointee: Some(pointee),
+        }
+    }
+
+    /// Whether this is a pointer type.
+    pub fn is_pointer(self) -> bool {
+        self.pointee.is_some()
     }
 
     /// The integer conversion rank, ordered by width (`_Bool` lowest).
@@ -61,6 +83,13 @@ impl CType {
 
     /// The common type of the usual arithmetic conversions (C11 6.3.1.8).
     pub fn common(a: CType, b: CType) -> CType {
+        // (Arithmetic on pointers is lowered before; `c ? p : 0` is a pointer.)
+        if a.is_pointer() {
+            return a;
+        }
+        if b.is_pointer() {
+            return b;
+        }
         let (a, b) = (a.promoted(), b.promoted());
         if a == b {
             return a;

@@ -37,6 +37,66 @@ pub(super) fn assigned_names(body: &Node<Statement>) -> HashSet<String> {
     names.into_inner()
 }
 
+/// What an assignment `name = value` in a function body gives `name`:
+/// an address (`&x`), the value of a name (an array decays to its
+/// address), or something else.
+pub(super) enum Given {
+    /// `&lvalue`, with the name the lvalue starts from.
+    Address(Option<String>),
+    Name(String),
+    Other,
+}
+
+/// The assignments `name = value` of a function body, casts looked through.
+pub(super) fn assigned_values(body: &Node<Statement>) -> Vec<(String, Given)> {
+    let mut expressions = Vec::new();
+    statement_expressions(&body.node, &mut expressions);
+    let found = std::cell::RefCell::new(Vec::new());
+    let note = |e: &Expression| {
+        if let Expression::BinaryOperator(b) = e {
+            if let (BinaryOperator::Assign, Expression::Identifier(id)) =
+                (&b.node.operator.node, &b.node.lhs.node)
+            {
+                found
+                    .borrow_mut()
+                    .push((id.node.name.clone(), given(&b.node.rhs.node)));
+            }
+        }
+        false
+    };
+    for e in expressions {
+        any_subexpression(e, &note);
+    }
+    found.into_inner()
+}
+
+/// What the value `e` is, casts looked through.
+fn given(e: &Expression) -> Given {
+    match e {
+        Expression::Cast(c) => given(&c.node.expression.node),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            Given::Address(base_name(&u.node.operand.node))
+        }
+        Expression::Identifier(id) => Given::Name(id.node.name.clone()),
+        _ => Given::Other,
+    }
+}
+
+/// The name an lvalue starts from (`a` in `a[2].x`, `p` in `p->next`).
+fn base_name(e: &Expression) -> Option<String> {
+    match e {
+        Expression::Identifier(id) => Some(id.node.name.clone()),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            base_name(&b.node.lhs.node)
+        }
+        Expression::Member(m) => base_name(&m.node.expression.node),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+            base_name(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}
+
 /// The expressions a statement evaluates, its substatements' included.
 fn statement_expressions<'b>(s: &'b Statement, out: &mut Vec<&'b Expression>) {
     let declaration = |d: &'b Node<Declaration>, out: &mut Vec<&'b Expression>| {
@@ -95,6 +155,34 @@ fn statement_expressions<'b>(s: &'b Statement, out: &mut Vec<&'b Expression>) {
 }
 
 impl<'a> Lowerer<'a> {
+    /// Whether the local pointer `name` is given the address of a variable
+    /// (`&x`, an array) by its initializer or an assignment in its
+    /// function: variables are not in memory, so such a pointer is kept
+    /// only where nobody reads it.
+    pub(super) fn given_an_address(&self, name: &str, init: Option<&Node<Initializer>>) -> bool {
+        let address = |g: &Given| match g {
+            // Through a pointer that is not an alias, the lvalue is on the heap.
+            Given::Address(Some(base)) => !matches!(
+                self.binding(base),
+                Some(Binding::Scalar(_, ty)) if ty.is_pointer()
+            ),
+            Given::Address(None) => true,
+            Given::Name(n) => matches!(
+                self.binding(n),
+                Some(Binding::Object(_, Layout::Array(..)) | Binding::Memory(_))
+                    | Some(Binding::Alias(_) | Binding::Pointer)
+            ),
+            Given::Other => false,
+        };
+        if let Some(Initializer::Expression(e)) = init.map(|i| &i.node) {
+            if address(&given(&e.node)) {
+                return true;
+            }
+        }
+        let frame = self.frames.last().expect("frame");
+        (frame.values.iter()).any(|(n, g)| n == name && address(g))
+    }
+
     /// The one object a pointer-valued expression points to, if it is
     /// `&lvalue`, an array (which decays to its first element's address) or
     /// an alias. A target chosen at run time (`&a[i]`) is refused: the
@@ -103,6 +191,9 @@ impl<'a> Lowerer<'a> {
         let (place, decayed) = match &e.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 let operand = &u.node.operand;
+                if self.on_heap(operand) {
+                    return Ok(None); // a pointer value (`heap.rs`), not an alias
+                }
                 let place = match self.place(operand)? {
                     Some(place) => place,
                     None => match &operand.node {
@@ -115,6 +206,7 @@ impl<'a> Lowerer<'a> {
                                     layout: Layout::Scalar(ty),
                                     at: vec![(yes, 0)],
                                     memory: None,
+                                    heap: None,
                                 }
                             }
                             _ => return Ok(None),
@@ -194,6 +286,7 @@ impl<'a> Lowerer<'a> {
             layout: (**element).clone(),
             at: target.place.at.clone(),
             memory: None,
+            heap: None,
         }))
     }
 }

@@ -23,7 +23,15 @@ impl<'a> Lowerer<'a> {
         if self.active.iter().any(|a| a == name) {
             return Err(self.unsupported(f.declarator.span, format!("recursion (`{name}`)")));
         }
-        let ret_ty = self.declared_type(&f.specifiers, f.declarator.span)?;
+        let stars = (f.declarator.node.derived.iter())
+            .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
+            .count();
+        let ret_ty = if stars > 0 {
+            let specs = super::decl::type_specifiers(&f.specifiers);
+            Some(self.pointer_type(&specs, stars, f.declarator.span)?)
+        } else {
+            self.declared_type(&f.specifiers, f.declarator.span)?
+        };
         let ret = ret_ty.map(|t| (self.new_var(&format!("{name}::return"), t), t));
         let exit = self.new_loc(f.declarator.span);
         self.active.push(name.to_string());
@@ -64,6 +72,17 @@ impl<'a> Lowerer<'a> {
             }
             let pname = name_of(&decl.node).unwrap_or("?").to_string();
             let shape = self.shape(decl)?;
+            if let (Shape::Pointer, Some(Arg::Scalar(value, from))) = (&shape, args.get(k)) {
+                let specs = super::decl::type_specifiers(&p.node.specifiers);
+                let ty = self.pointer_type(&specs, decl.node.derived.len(), p.span)?;
+                let var = self.new_var(&format!("{name}::{pname}"), ty);
+                let value = self.convert_value(*value, *from, ty, p.span)?;
+                self.emit(Command::Assign(var, value), p.span);
+                let scope = self.scopes.last_mut().expect("scope");
+                scope.insert(pname, Binding::Scalar(var, ty));
+                k += 1;
+                continue;
+            }
             if let Shape::Pointer | Shape::Array(_) = shape {
                 let Some(Arg::Alias(target)) = args.get(k) else {
                     let what = format!("pointers (parameter `{pname}`)");
@@ -119,6 +138,7 @@ impl<'a> Lowerer<'a> {
             ret,
             is_main,
             assigned,
+            values: super::alias::assigned_values(&f.statement),
         });
         self.collect_labels(&f.statement);
         if let (true, Statement::Compound(items)) = (is_main, &f.statement.node) {
@@ -185,6 +205,14 @@ impl<'a> Lowerer<'a> {
                 "longlong" => CType::int(64, true),
                 "ulonglong" => CType::int(64, false),
                 "bool" | "_Bool" => CType::bool(),
+                "pointer" => {
+                    // Any value: NULL, or an object of the heap (where it
+                    // points into one, a dereference checks it as any).
+                    let ty = self.pointer_to(super::heap::Pointee::Void);
+                    let v = self.new_var("nondet_pointer", ty);
+                    self.emit(Command::Havoc(v), span);
+                    return Ok((v, ty));
+                }
                 other => return Err(self.unsupported(span, format!("__VERIFIER_nondet_{other}"))),
             };
             let v = self.new_var(&format!("nondet_{kind}"), ty);
@@ -233,6 +261,45 @@ impl<'a> Lowerer<'a> {
                 }
                 let sink = self.sink;
                 self.jump_away(sink, span);
+                Ok(self.no_value())
+            }
+            ("malloc", None) => {
+                let size = self.only_argument(call, name, span)?;
+                let bytes = self.expr(size)?;
+                self.allocate(bytes, None, span)
+            }
+            ("calloc", None) => {
+                let [count, size] = &call.node.arguments[..] else {
+                    return Err(FrontError::Syntax(format!(
+                        "{}: `calloc` takes two arguments",
+                        self.line(span)
+                    )));
+                };
+                let wanted = self.wanted.take();
+                let (n, nt) = self.expr(count)?;
+                let (s, st) = self.expr(size)?;
+                let (Some(n), Some(s)) = (self.constant_value(n, nt), self.constant_value(s, st))
+                else {
+                    return Err(self.unsupported(span, "calloc of a size that is not a constant"));
+                };
+                let layout = match wanted {
+                    Some(ty) => self.pointee_layout(ty, span)?,
+                    None => None,
+                };
+                let Some(layout) = layout else {
+                    let what = "calloc whose result is not made a typed pointer where it is called";
+                    return Err(self.unsupported(span, what));
+                };
+                let wide = CType::int(64, false);
+                let bytes = self
+                    .num
+                    .constant(&mut self.cfa.terms, (n * s).min(1 << 40), wide);
+                self.allocate((bytes, wide), Some(&layout), span)
+            }
+            ("free", None) => {
+                let p = self.only_argument(call, name, span)?;
+                let p = self.expr(p)?;
+                self.free(p, span)?;
                 Ok(self.no_value())
             }
             ("__VERIFIER_assume", None) => {

@@ -184,6 +184,13 @@ impl<'a> Lowerer<'a> {
                     })
                 })
             };
+            let key = match &tag {
+                Some(tag) => TagKey::Tag(tag.clone()),
+                None => TagKey::At(st.span.start),
+            };
+            if let Ok(r) = &record {
+                self.note_record(r, key);
+            }
             if let Some(tag) = tag {
                 self.records.insert(TagKey::Tag(tag), record.clone());
             }
@@ -217,7 +224,16 @@ impl<'a> Lowerer<'a> {
                 let name = name_of(&declarator.node).unwrap_or("?").to_string();
                 let shape = self.shape(declarator)?;
                 if let Shape::Pointer = shape {
-                    return Err(self.unsupported(sd.span, format!("pointers (member `{name}`)")));
+                    let levels = declarator.node.derived.len();
+                    let ty = self.pointer_type(&specs, levels, sd.span)?;
+                    if fields.iter().any(|(n, _)| *n == name) {
+                        return Err(FrontError::Syntax(format!(
+                            "{}: a second member `{name}`",
+                            self.line(sd.span)
+                        )));
+                    }
+                    fields.push((name, Layout::Scalar(ty)));
+                    continue;
                 }
                 let Some(base) = self.base_layout(&specs, f.span)? else {
                     return Err(self.unsupported(f.span, "a void member"));
@@ -387,7 +403,10 @@ impl<'a> Lowerer<'a> {
                 }
                 let layout = shape.and_then(|shape| {
                     if let Shape::Pointer = shape {
-                        return Err(self.unsupported(declarator.span, "pointers"));
+                        let specs = type_specifiers(&d.node.specifiers);
+                        let levels = declarator.node.derived.len();
+                        let ty = self.pointer_type(&specs, levels, declarator.span)?;
+                        return Ok(Some(Layout::Scalar(ty)));
                     }
                     match self.declared_layout(&d.node.specifiers, d.span)? {
                         None if matches!(shape, Shape::Scalar) => Ok(None),
@@ -407,11 +426,16 @@ impl<'a> Lowerer<'a> {
             .and_then(|base| {
                 let mut shapes = Vec::new();
                 for init in &d.node.declarators {
-                    let shape = self.shape(&init.node.declarator)?;
+                    let declarator = &init.node.declarator;
+                    let shape = self.shape(declarator)?;
                     if let Shape::Pointer = shape {
-                        return Err(self.unsupported(init.span, "pointers"));
+                        let specs = type_specifiers(&d.node.specifiers);
+                        let levels = declarator.node.derived.len();
+                        let ty = self.pointer_type(&specs, levels, init.span)?;
+                        shapes.push((Some(Layout::Scalar(ty)), Shape::Scalar));
+                        continue;
                     }
-                    shapes.push(shape);
+                    shapes.push((None, shape));
                 }
                 Ok((base, shapes))
             });
@@ -423,10 +447,11 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(());
         }
-        let (Some(base), shapes) = declared? else {
-            return Err(self.unsupported(d.span, "a void variable"));
-        };
-        for (init, shape) in d.node.declarators.iter().zip(shapes) {
+        let (base, shapes) = declared?;
+        for (init, (pointer, shape)) in d.node.declarators.iter().zip(shapes) {
+            let Some(base) = pointer.or_else(|| base.clone()) else {
+                return Err(self.unsupported(d.span, "a void variable"));
+            };
             let name = name_of(&init.node.declarator.node)
                 .unwrap_or("?")
                 .to_string();
@@ -510,16 +535,32 @@ impl<'a> Lowerer<'a> {
                         continue;
                     }
                 }
-                if let Some(i) = &init.node.initializer {
-                    let Initializer::Expression(e) = &i.node else {
-                        return Err(
-                            self.unsupported(i.span, "pointers (a pointer given this value)")
-                        );
-                    };
-                    self.dropped_pointer_value(e)?;
+                if self.given_an_address(&name, init.node.initializer.as_ref()) {
+                    if let Some(i) = &init.node.initializer {
+                        let Initializer::Expression(e) = &i.node else {
+                            let what = "pointers (a pointer given this value)";
+                            return Err(self.unsupported(i.span, what));
+                        };
+                        self.dropped_pointer_value(e)?;
+                    }
+                    let scope = self.scopes.last_mut().expect("scope");
+                    scope.insert(name, Binding::Pointer);
+                    continue;
                 }
+                let specs = type_specifiers(&d.node.specifiers);
+                let levels = declarator.node.derived.len();
+                let ty = self.pointer_type(&specs, levels, d.span)?;
+                let initializer = init.node.initializer.as_ref();
+                let binding = self.declare(
+                    &name,
+                    Layout::Scalar(ty),
+                    Shape::Scalar,
+                    initializer,
+                    false,
+                    d.span,
+                )?;
                 let scope = self.scopes.last_mut().expect("scope");
-                scope.insert(name, Binding::Pointer);
+                scope.insert(name, binding);
                 continue;
             }
             let Some(base) = self.declared_layout(&d.node.specifiers, d.span)? else {

@@ -44,6 +44,19 @@ impl<'a> Lowerer<'a> {
         Err(self.unsupported(e.span, "pointers (a pointer given this value)"))
     }
 
+    /// `e`'s value where it is converted to `wanted` (`calloc` gives its
+    /// object that pointer type at once).
+    pub(super) fn expr_for(
+        &mut self,
+        e: &'a Node<Expression>,
+        wanted: Option<CType>,
+    ) -> Result<(Term, CType)> {
+        let saved = std::mem::replace(&mut self.wanted, wanted.filter(|t| t.is_pointer()));
+        let out = self.expr(e);
+        self.wanted = saved;
+        out
+    }
+
     /// Copies a value into a temporary, so that later side effects do not change it.
     pub(super) fn stabilize(&mut self, v: (Term, CType), span: Span) -> (Term, CType) {
         if matches!(self.cfa.terms.op(v.0), Op::Bv(_) | Op::Num(..)) {
@@ -137,13 +150,28 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => self.lookup(&id.node.name, e.span),
             Expression::Call(call) => self.call(call, e.span),
             Expression::Cast(c) => {
-                let (v, from) = self.expr(&c.node.expression)?;
                 let specs = qualified_type_specifiers(&c.node.type_name.node.specifiers);
-                if let Some(d) = &c.node.type_name.node.declarator {
-                    self.check_declarator(d)?;
-                }
-                match self.base_type(&specs, c.span)? {
-                    Some(to) => Ok((self.num.convert(&mut self.cfa.terms, v, from, to), to)),
+                let pointer = match &c.node.type_name.node.declarator {
+                    Some(d)
+                        if !d.node.derived.is_empty()
+                            && (d.node.derived.iter())
+                                .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_))) =>
+                    {
+                        Some(self.pointer_type(&specs, d.node.derived.len(), c.span)?)
+                    }
+                    Some(d) => {
+                        self.check_declarator(d)?;
+                        None
+                    }
+                    None => None,
+                };
+                let to = match pointer {
+                    Some(to) => Some(to),
+                    None => self.base_type(&specs, c.span)?,
+                };
+                let (v, from) = self.expr_for(&c.node.expression, to)?;
+                match to {
+                    Some(to) => Ok((self.convert_value(v, from, to, c.span)?, to)),
                     None => Ok((v, from)), // (void) casts discard
                 }
             }
@@ -277,10 +305,20 @@ impl<'a> Lowerer<'a> {
                 } else {
                     old
                 };
+                let up = matches!(op, PreIncrement | PostIncrement);
+                if ty.is_pointer() {
+                    let step = (self.num.constant(&mut self.cfa.terms, if up { 1 } else { -1 }, CType::INT), CType::INT);
+                    let new = self.pointer_add(old, ty, step, span)?;
+                    let (var, vty) = self.store(&target, new, ty, span)?;
+                    return Ok(if matches!(op, PreIncrement | PreDecrement) {
+                        (var, vty)
+                    } else {
+                        (old, ty)
+                    });
+                }
                 let p = ty.promoted();
                 let wide = self.num.convert(&mut self.cfa.terms, old, ty, p);
                 let one = self.num.constant(&mut self.cfa.terms, 1, p);
-                let up = matches!(op, PreIncrement | PostIncrement);
                 self.step_defined(wide, one, up, p, span);
                 let arith = match (up, self.num.int) {
                     (true, false) => Op::BvAdd,
@@ -298,6 +336,9 @@ impl<'a> Lowerer<'a> {
             }
             Plus | Minus | Complement => {
                 let (v, ty) = self.expr(&u.node.operand)?;
+                if ty.is_pointer() {
+                    return Err(self.unsupported(span, "this operator on a pointer"));
+                }
                 let p = ty.promoted();
                 let v = self.num.convert(&mut self.cfa.terms, v, ty, p);
                 if op == Minus {
@@ -321,7 +362,12 @@ impl<'a> Lowerer<'a> {
                     CType::INT,
                 ))
             }
-            Address | Indirection => Err(self.unsupported(span, "pointers")),
+            Address if self.on_heap(&u.node.operand) => self.heap_address(&u.node.operand, span),
+            Address => Err(self.unsupported(
+                span,
+                "pointers (the address of an object not on the heap, kept by a pointer that changes)",
+            )),
+            Indirection => Err(self.unsupported(span, "pointers")),
         }
     }
 
@@ -333,6 +379,9 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<(Term, CType)> {
         use BinaryOperator::*;
+        if a.1.is_pointer() || b.1.is_pointer() {
+            return self.pointer_arith(op, a, b, span);
+        }
         let num = self.num;
         let terms = &mut self.cfa.terms;
         if matches!(
@@ -405,6 +454,67 @@ impl<'a> Lowerer<'a> {
         Ok((v, ty))
     }
 
+    /// An operator with a pointer operand: `p + k`, `k + p`, `p - k`,
+    /// `p - q`, and comparisons (of the 64-bit values: within one object
+    /// they order the offsets; NULL is 0).
+    fn pointer_arith(
+        &mut self,
+        op: &BinaryOperator,
+        a: (Term, CType),
+        b: (Term, CType),
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        use BinaryOperator::*;
+        match op {
+            Plus | AssignPlus if a.1.is_pointer() && !b.1.is_pointer() => {
+                Ok((self.pointer_add(a.0, a.1, b, span)?, a.1))
+            }
+            Plus if b.1.is_pointer() && !a.1.is_pointer() => {
+                Ok((self.pointer_add(b.0, b.1, a, span)?, b.1))
+            }
+            Minus | AssignMinus if a.1.is_pointer() && !b.1.is_pointer() => {
+                let k = self
+                    .num
+                    .convert(&mut self.cfa.terms, b.0, b.1, CType::int(64, true));
+                let negated = self.cfa.terms.mk(Op::BvNeg, &[k]);
+                let limit =
+                    self.num
+                        .constant(&mut self.cfa.terms, i64::MIN as i128, CType::int(64, true));
+                let fine = self.cfa.terms.mk(Op::Distinct, &[k, limit]);
+                self.defined_only_if(fine, span);
+                let step = (negated, CType::int(64, true));
+                Ok((self.pointer_add(a.0, a.1, step, span)?, a.1))
+            }
+            Minus if a.1.is_pointer() && b.1.is_pointer() => {
+                if self.pointee_of(a.1) != self.pointee_of(b.1) {
+                    return Err(
+                        self.unsupported(span, "the difference of pointers to different types")
+                    );
+                }
+                self.pointer_difference(a.0, b.0, a.1, span)
+            }
+            Equals | NotEquals | Less | Greater | LessOrEqual | GreaterOrEqual => {
+                let ty = if a.1.is_pointer() { a.1 } else { b.1 };
+                let l = self.convert_value(a.0, a.1, ty, span)?;
+                let r = self.convert_value(b.0, b.1, ty, span)?;
+                let o = match op {
+                    Equals => Op::Eq,
+                    NotEquals => Op::Distinct,
+                    Less => Op::BvUlt,
+                    Greater => Op::BvUgt,
+                    LessOrEqual => Op::BvUle,
+                    _ => Op::BvUge,
+                };
+                let v = self.cfa.terms.mk(o, &[l, r]);
+                Ok((
+                    self.num.from_bool(&mut self.cfa.terms, v, CType::INT),
+                    CType::INT,
+                ))
+            }
+            _ => Err(self.unsupported(span, "this operator on a pointer")),
+        }
+    }
+
     /// A shift on mathematical integers: by a constant amount it is a
     /// multiplication or a floor division by a power of two (what gcc's
     /// arithmetic `>>` computes); by a variable amount it is refused.
@@ -452,7 +562,11 @@ impl<'a> Lowerer<'a> {
                     self.copy(&to, &from, span)?;
                     return Ok(self.no_value());
                 }
-                let (v, ty) = self.expr(&b.node.rhs)?;
+                let wanted = match self.layout_of(&b.node.lhs) {
+                    Some(Layout::Scalar(t)) => Some(t),
+                    _ => None,
+                };
+                let (v, ty) = self.expr_for(&b.node.rhs, wanted)?;
                 self.assign_to(&b.node.lhs, v, ty, span)
             }
             LogicalAnd | LogicalOr => {

@@ -12,8 +12,8 @@ impl<'a> Lowerer<'a> {
     pub(super) fn initializer(&mut self, i: &'a Node<Initializer>, ty: CType) -> Result<Term> {
         match &i.node {
             Initializer::Expression(e) => {
-                let (v, from) = self.expr(e)?;
-                Ok(self.num.convert(&mut self.cfa.terms, v, from, ty))
+                let (v, from) = self.expr_for(e, Some(ty))?;
+                self.convert_value(v, from, ty, e.span)
             }
             // `int x = { 5 };` (C11 6.7.9p11)
             Initializer::List(items) => match &items[..] {

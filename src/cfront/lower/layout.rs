@@ -79,6 +79,10 @@ impl Layout {
     /// `sizeof(struct { char c; long long x; })` is 12).
     pub(super) fn size_align(&self, lp64: bool) -> (usize, usize) {
         match self {
+            Layout::Scalar(ty) if ty.is_pointer() => {
+                let size = if lp64 { 8 } else { 4 };
+                (size, size)
+            }
             Layout::Scalar(ty) => {
                 let size = if ty.boolean {
                     1
@@ -107,6 +111,7 @@ impl Layout {
     pub(super) fn describe(&self) -> String {
         match self {
             Layout::Scalar(ty) if ty.boolean => "`_Bool`".into(),
+            Layout::Scalar(ty) if ty.is_pointer() => "a pointer".into(),
             Layout::Scalar(ty) => {
                 let name = match ty.width {
                     8 => "char",

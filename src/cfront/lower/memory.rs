@@ -25,6 +25,7 @@ const INDEX: CType = CType {
     width: 32,
     signed: false,
     boolean: false,
+    pointee: None,
 };
 
 impl<'a> Lowerer<'a> {
@@ -270,5 +271,6 @@ fn memory_place(memory: Rc<Memory>, depth: usize, offset: Term) -> Place {
             depth,
             offset,
         }),
+        heap: None,
     }
 }

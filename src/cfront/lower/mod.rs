@@ -7,6 +7,7 @@ mod alias;
 mod calls;
 mod decl;
 mod expr;
+mod heap;
 mod init;
 mod layout;
 mod memory;
@@ -96,8 +97,9 @@ enum Binding {
     Scalar(Term, CType),
     /// An array or a struct, scalarized: one variable per scalar leaf.
     Object(std::rc::Rc<[Term]>, layout::Layout),
-    /// A local pointer. Assigning it a side-effect-free value is dropped (a
-    /// pointer nobody reads changes nothing); any other use is refused.
+    /// A local pointer given the address of a variable in its function.
+    /// Assigning it a side-effect-free value is dropped (a pointer nobody
+    /// reads changes nothing); any other use is refused.
     Pointer,
     /// An enumeration constant: its value, an `int` (C11 6.7.2.2p3).
     Constant(Term),
@@ -158,12 +160,21 @@ struct Lowerer<'a> {
     error_calls: Vec<SourcePoint>,
     /// See [`Program::main_start`].
     main_start: Option<SourcePoint>,
+    /// What each pointer type points to, by [`CType::pointee`].
+    pointees: std::cell::RefCell<Vec<heap::Pointee>>,
+    /// The heap, once a program allocates.
+    heap: Option<heap::Heap>,
+    /// The key of each struct type, by its address (a pointer names it so).
+    record_keys: HashMap<*const layout::Record, TagKey>,
+    /// The pointer type the value being lowered is converted to (`calloc`
+    /// gives its object that type at once).
+    wanted: Option<CType>,
 }
 
 /// How an enumeration or struct type is named: by its tag, or, without
 /// one, by where its specifier starts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum TagKey {
+pub(super) enum TagKey {
     Tag(String),
     At(usize),
 }
@@ -178,6 +189,8 @@ struct Frame {
     is_main: bool,
     /// The names the function's body assigns or takes the address of.
     assigned: std::collections::HashSet<String>,
+    /// The assignments `name = value` of the function's body.
+    values: Vec<(String, alias::Given)>,
 }
 
 fn name_of(declarator: &Declarator) -> Option<&str> {
@@ -297,6 +310,10 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         loop_heads: Vec::new(),
         error_calls: Vec::new(),
         main_start: None,
+        pointees: Default::default(),
+        heap: None,
+        record_keys: HashMap::new(),
+        wanted: None,
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -318,6 +335,11 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     l.inline(main, "main", &[], true)?;
     let cur = l.cur;
     l.jump(cur, end);
+    if let Some(start) = l.heap_start() {
+        let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
+        l.cfa.add_edge(entry, start, old);
+        l.cfa.init = entry;
+    }
     if let Some(flag) = l.out_of_bounds {
         // The flag starts false: a new entry clears it.
         let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));

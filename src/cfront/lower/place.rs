@@ -48,6 +48,9 @@ pub(super) struct Place {
     /// Where it lies in an array kept whole (then `leaves` and `at` are
     /// empty).
     pub(super) memory: Option<MemPlace>,
+    /// On the heap: the pointer to the object's start, at which each leaf
+    /// (then a region array, `heap.rs`) is read and written.
+    pub(super) heap: Option<Term>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -70,12 +73,15 @@ impl<'a> Lowerer<'a> {
                     layout,
                     at: vec![(yes, 0)],
                     memory: None,
+                    heap: None,
                 }))
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 match self.deref(&u.node.operand, false)? {
                     Some(place) => Ok(Some(place)),
-                    None => Err(self.unsupported(e.span, "pointers (`*` of this expression)")),
+                    None => self
+                        .through_pointer(&u.node.operand, None, e.span)
+                        .map(Some),
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
@@ -83,7 +89,10 @@ impl<'a> Lowerer<'a> {
                     Some(array) => array,
                     None => match self.deref(&b.node.lhs, true)? {
                         Some(array) => array,
-                        None => return Ok(None),
+                        None => {
+                            let at = Some(&*b.node.rhs);
+                            return self.through_pointer(&b.node.lhs, at, e.span).map(Some);
+                        }
                     },
                 };
                 if let Some(whole) = &array.memory {
@@ -122,13 +131,15 @@ impl<'a> Lowerer<'a> {
                     layout: (*element).clone(),
                     at,
                     memory: None,
+                    heap: array.heap,
                 }))
             }
             Expression::Member(m) => {
                 let whole = if m.node.operator.node == MemberOperator::Indirect {
-                    self.deref(&m.node.expression, false)?.ok_or_else(|| {
-                        self.unsupported(e.span, "pointers (`->` of this expression)")
-                    })?
+                    match self.deref(&m.node.expression, false)? {
+                        Some(place) => place,
+                        None => self.through_pointer(&m.node.expression, None, e.span)?,
+                    }
                 } else {
                     self.place(&m.node.expression)?.ok_or_else(|| {
                         self.unsupported(
@@ -155,6 +166,7 @@ impl<'a> Lowerer<'a> {
                             layout: layout.clone(),
                             at: (whole.at.iter()).map(|&(g, p)| (g, p + offset)).collect(),
                             memory: None,
+                            heap: whole.heap,
                         }));
                     }
                     offset += layout.leaves();
@@ -177,6 +189,7 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => match self.binding(&id.node.name) {
                 Some(Binding::Object(_, layout)) => Some(layout.clone()),
                 Some(Binding::Memory(memory)) => memory.layout_at(0),
+                Some(Binding::Scalar(_, ty)) if ty.is_pointer() => Some(Layout::Scalar(*ty)),
                 _ => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
@@ -185,16 +198,25 @@ impl<'a> Lowerer<'a> {
                 }
                 match self.layout_of(&b.node.lhs)? {
                     Layout::Array(element, _) => Some((*element).clone()),
+                    Layout::Scalar(ty) if ty.is_pointer() => {
+                        self.pointee_layout(ty, b.span).ok()?
+                    }
                     _ => None,
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                Some(self.alias_of(&u.node.operand)?.pointee())
+                match self.alias_of(&u.node.operand) {
+                    Some(target) => Some(target.pointee()),
+                    None => self.pointed_layout(&u.node.operand),
+                }
             }
             Expression::Member(m) => {
                 let whole = match m.node.operator.node {
                     MemberOperator::Direct => self.layout_of(&m.node.expression)?,
-                    MemberOperator::Indirect => self.alias_of(&m.node.expression)?.pointee(),
+                    MemberOperator::Indirect => match self.alias_of(&m.node.expression) {
+                        Some(target) => target.pointee(),
+                        None => self.pointed_layout(&m.node.expression)?,
+                    },
                 };
                 let Layout::Struct(r) = whole else {
                     return None;
@@ -206,6 +228,73 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         }
+    }
+
+    /// The type of what the pointer `e` points to, found without evaluating `e`.
+    fn pointed_layout(&self, e: &Node<Expression>) -> Option<Layout> {
+        match self.layout_of(e)? {
+            Layout::Scalar(ty) if ty.is_pointer() => self.pointee_layout(ty, e.span).ok()?,
+            _ => None,
+        }
+    }
+
+    /// Whether the lvalue `e` lies on the heap: it dereferences a pointer
+    /// that is not an alias (found without evaluating `e`).
+    pub(super) fn on_heap(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.alias_of(&u.node.operand).is_none()
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                match self.layout_of(&b.node.lhs) {
+                    Some(Layout::Array(..)) => self.on_heap(&b.node.lhs),
+                    _ => self.alias_of(&b.node.lhs).is_none(),
+                }
+            }
+            Expression::Member(m) => match m.node.operator.node {
+                MemberOperator::Direct => self.on_heap(&m.node.expression),
+                MemberOperator::Indirect => self.alias_of(&m.node.expression).is_none(),
+            },
+            _ => false,
+        }
+    }
+
+    /// `&e` for an lvalue `e` on the heap: the pointer to the object (or
+    /// array element) it designates. A pointer into a member would need an
+    /// object of the member's type there: refused.
+    pub(super) fn heap_address(
+        &mut self,
+        e: &'a Node<Expression>,
+        span: Span,
+    ) -> Result<(Term, CType)> {
+        let place = self.place(e)?.expect("an lvalue on the heap is a place");
+        match (place.heap, &place.at[..]) {
+            (Some(p), [(_, 0)]) if place.layout.leaves() == place.leaves.len() => {
+                let pointee = self.pointee_for(&place.layout, span)?;
+                Ok((p, self.pointer_to(pointee)))
+            }
+            _ => Err(self.unsupported(span, "the address of a member of an object on the heap")),
+        }
+    }
+
+    /// The place `*e` (or `e[at]`) for an expression `e` of pointer type.
+    fn through_pointer(
+        &mut self,
+        e: &'a Node<Expression>,
+        at: Option<&'a Node<Expression>>,
+        span: Span,
+    ) -> Result<Place> {
+        let (mut p, ty) = self.expr(e)?;
+        if !ty.is_pointer() {
+            return Err(self.unsupported(span, "pointers (dereferencing this expression)"));
+        }
+        if let Some(at) = at {
+            p = self.stabilize((p, ty), span).0;
+            let k = self.expr(at)?;
+            p = self.pointer_add(p, ty, k, span)?;
+        }
+        let p = self.stabilize((p, ty), span).0;
+        self.heap_place(p, ty, span)
     }
 
     /// The alias `e` names, if it names one.
@@ -257,7 +346,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<(Term, CType)> {
         match lv {
             Lvalue::Var(var, ty) => {
-                let v = self.num.convert(&mut self.cfa.terms, value, from, *ty);
+                let v = self.convert_value(value, from, *ty, span)?;
                 self.emit(Command::Assign(*var, v), span);
                 Ok((*var, *ty))
             }
@@ -280,14 +369,28 @@ impl<'a> Lowerer<'a> {
     /// The value of leaf `j` of the subobject at `place`.
     pub(super) fn read_leaf(&mut self, place: &Place, j: usize) -> Term {
         let (&(_, last), rest) = place.at.split_last().expect("a place has a candidate");
-        let mut value = place.leaves[last + j];
+        let mut value = self.leaf_at(place, last + j);
         for &(here, p) in rest.iter().rev() {
-            value = self
-                .cfa
-                .terms
-                .mk(Op::Ite, &[here, place.leaves[p + j], value]);
+            let leaf = self.leaf_at(place, p + j);
+            value = self.cfa.terms.mk(Op::Ite, &[here, leaf, value]);
         }
         value
+    }
+
+    /// The value of the object's leaf `k` (on the heap, read at the place's pointer).
+    fn leaf_at(&mut self, place: &Place, k: usize) -> Term {
+        match place.heap {
+            Some(p) => (self.cfa.terms).mk(Op::Select, &[place.leaves[k], p]),
+            None => place.leaves[k],
+        }
+    }
+
+    /// The new value of the object's leaf `k` once it holds `v`.
+    fn leaf_with(&mut self, place: &Place, k: usize, v: Term) -> Term {
+        match place.heap {
+            Some(p) => (self.cfa.terms).mk(Op::Store, &[place.leaves[k], p, v]),
+            None => v,
+        }
     }
 
     /// The value of a scalar place.
@@ -305,12 +408,14 @@ impl<'a> Lowerer<'a> {
     /// The commands that give leaf `j` of the subobject at `place` the value `v`.
     fn write_leaf(&mut self, place: &Place, j: usize, v: Term, out: &mut Vec<Command>) {
         if let [(_, p)] = place.at[..] {
-            out.push(Command::Assign(place.leaves[p + j], v));
+            let new = self.leaf_with(place, p + j, v);
+            out.push(Command::Assign(place.leaves[p + j], new));
             return;
         }
         for &(here, p) in &place.at {
             let leaf = place.leaves[p + j];
-            let new = self.cfa.terms.mk(Op::Ite, &[here, v, leaf]);
+            let new = self.leaf_with(place, p + j, v);
+            let new = self.cfa.terms.mk(Op::Ite, &[here, new, leaf]);
             out.push(Command::Assign(leaf, new));
         }
     }
@@ -332,7 +437,7 @@ impl<'a> Lowerer<'a> {
                 return Err(self.unsupported(span, what));
             }
         };
-        let v = self.num.convert(&mut self.cfa.terms, value, from, ty);
+        let v = self.convert_value(value, from, ty, span)?;
         if let Some(whole) = &place.memory {
             self.write_whole(whole, v, span)?;
             return Ok((v, ty));
@@ -465,7 +570,17 @@ impl<'a> Lowerer<'a> {
         let above = terms.mk(le, &[zero, i]);
         let below = terms.mk(lt, &[i, size]);
         let inside = terms.mk(Op::And, &[above, below]);
-        let outside = terms.not(inside);
+        self.undefined_unless(inside, span);
+    }
+
+    /// Sends the path to the error location with the out-of-bounds flag
+    /// set (undefined behaviour: a trace ending there is no verdict)
+    /// unless `inside` holds.
+    pub(super) fn undefined_unless(&mut self, inside: Term, span: Span) {
+        let Some(inside) = self.guarded_condition(inside) else {
+            return;
+        };
+        let outside = self.cfa.terms.not(inside);
         let flag = *self.out_of_bounds.get_or_insert_with(|| {
             let flag = self.cfa.terms.var("out-of-bounds", Sort::Bool);
             self.cfa.vars.push(flag);

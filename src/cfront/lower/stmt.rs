@@ -179,8 +179,9 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             Statement::Return(e) => {
+                let wanted = self.frames.last().expect("frame").ret.map(|r| r.1);
                 let value = match e {
-                    Some(e) => Some(self.expr(e)?),
+                    Some(e) => Some(self.expr_for(e, wanted)?),
                     None => None,
                 };
                 let frame = self.frames.last().expect("frame");
@@ -191,7 +192,7 @@ impl<'a> Lowerer<'a> {
                     return Ok(());
                 }
                 if let (Some((var, ty)), Some((v, from))) = (ret, value) {
-                    let v = self.num.convert(&mut self.cfa.terms, v, from, ty);
+                    let v = self.convert_value(v, from, ty, s.span)?;
                     self.emit(Command::Assign(var, v), s.span);
                 }
                 self.jump_away(exit, s.span);

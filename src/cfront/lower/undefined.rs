@@ -36,7 +36,7 @@ impl<'a> Lowerer<'a> {
     /// `ok` under the conditions of the operands being lowered
     /// ([`Lowerer::guards`]): `None` when it holds regardless (an operand
     /// never evaluated, or constant operands that are fine).
-    fn guarded_condition(&mut self, ok: Term) -> Option<Term> {
+    pub(super) fn guarded_condition(&mut self, ok: Term) -> Option<Term> {
         let terms = &mut self.cfa.terms;
         let no = terms.bool(false);
         if self.guards.contains(&no) {
