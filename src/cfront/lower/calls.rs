@@ -73,8 +73,7 @@ impl<'a> Lowerer<'a> {
             let pname = name_of(&decl.node).unwrap_or("?").to_string();
             let shape = self.shape(decl)?;
             if let (Shape::Pointer, Some(Arg::Scalar(value, from))) = (&shape, args.get(k)) {
-                let specs = super::decl::type_specifiers(&p.node.specifiers);
-                let ty = self.pointer_type(&specs, decl.node.derived.len(), p.span)?;
+                let ty = self.declared_pointer(&p.node.specifiers, decl)?;
                 let var = self.new_var(&format!("{name}::{pname}"), ty);
                 let value = self.convert_value(*value, *from, ty, p.span)?;
                 self.emit(Command::Assign(var, value), p.span);

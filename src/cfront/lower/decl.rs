@@ -223,19 +223,14 @@ impl<'a> Lowerer<'a> {
                 };
                 let name = name_of(&declarator.node).unwrap_or("?").to_string();
                 let shape = self.shape(declarator)?;
-                if let Shape::Pointer = shape {
-                    let levels = declarator.node.derived.len();
-                    let ty = self.pointer_type(&specs, levels, sd.span)?;
-                    if fields.iter().any(|(n, _)| *n == name) {
-                        return Err(FrontError::Syntax(format!(
-                            "{}: a second member `{name}`",
-                            self.line(sd.span)
-                        )));
+                let base = match shape {
+                    Shape::Pointer => {
+                        let levels = declarator.node.derived.len();
+                        Some(Layout::Scalar(self.pointer_type(&specs, levels, sd.span)?))
                     }
-                    fields.push((name, Layout::Scalar(ty)));
-                    continue;
-                }
-                let Some(base) = self.base_layout(&specs, f.span)? else {
+                    _ => self.base_layout(&specs, f.span)?,
+                };
+                let Some(base) = base else {
                     return Err(self.unsupported(f.span, "a void member"));
                 };
                 let layout = match shape {
@@ -403,9 +398,7 @@ impl<'a> Lowerer<'a> {
                 }
                 let layout = shape.and_then(|shape| {
                     if let Shape::Pointer = shape {
-                        let specs = type_specifiers(&d.node.specifiers);
-                        let levels = declarator.node.derived.len();
-                        let ty = self.pointer_type(&specs, levels, declarator.span)?;
+                        let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                         return Ok(Some(Layout::Scalar(ty)));
                     }
                     match self.declared_layout(&d.node.specifiers, d.span)? {
@@ -429,9 +422,7 @@ impl<'a> Lowerer<'a> {
                     let declarator = &init.node.declarator;
                     let shape = self.shape(declarator)?;
                     if let Shape::Pointer = shape {
-                        let specs = type_specifiers(&d.node.specifiers);
-                        let levels = declarator.node.derived.len();
-                        let ty = self.pointer_type(&specs, levels, init.span)?;
+                        let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                         shapes.push((Some(Layout::Scalar(ty)), Shape::Scalar));
                         continue;
                     }
@@ -547,9 +538,7 @@ impl<'a> Lowerer<'a> {
                     scope.insert(name, Binding::Pointer);
                     continue;
                 }
-                let specs = type_specifiers(&d.node.specifiers);
-                let levels = declarator.node.derived.len();
-                let ty = self.pointer_type(&specs, levels, d.span)?;
+                let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                 let initializer = init.node.initializer.as_ref();
                 let binding = self.declare(
                     &name,
@@ -579,6 +568,16 @@ impl<'a> Lowerer<'a> {
             scope.insert(name, binding);
         }
         Ok(())
+    }
+
+    /// The type of the pointer a declarator of stars only (`T **p`)
+    /// declares over `specs`.
+    pub(super) fn declared_pointer(
+        &self,
+        specs: &[Node<DeclarationSpecifier>],
+        d: &Node<Declarator>,
+    ) -> Result<CType> {
+        self.pointer_type(&type_specifiers(specs), d.node.derived.len(), d.span)
     }
 
     /// What a pointer declarator (`T *p`) or an array parameter (`T a[]`,

@@ -85,8 +85,8 @@ impl Meta {
 }
 
 /// `k * size` (`up`) or the exact quotient `k / size` of a signed 64-bit
-/// `k`: a shift where the size is a power of two (a multiplier or divider
-/// circuit is the costliest part of a dereference for the SAT solver).
+/// `k`: a shift where the size is a power of two, so that no multiplier or
+/// divider circuit is built.
 fn scaled(terms: &mut crate::ir::term::Terms, k: Term, size: u64, up: bool) -> Term {
     if size.is_power_of_two() {
         let by = bv(terms, size.trailing_zeros() as u64, 64);
@@ -248,7 +248,7 @@ impl<'a> Lowerer<'a> {
         let end = terms.mk(Op::BvAdd, &[wide_offset, size_bv]);
         let fits = terms.mk(Op::BvUle, &[end, wide_room]);
         // A power of two needs its low bits clear; other sizes a remainder
-        // (on the 32-bit offset: a divider is the costliest circuit here).
+        // (on the 32-bit offset, a smaller divider).
         let aligned = if size.is_power_of_two() {
             match size.trailing_zeros() {
                 0 => terms.bool(true),
