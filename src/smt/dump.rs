@@ -54,7 +54,10 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
     let mut logic_int = false;
     let mut logic_real = false;
     let mut logic_bv = false;
+    // Constant arrays are in no standard logic (z3 refuses them under QF_ABV).
+    let mut const_array = false;
     for t in terms.topological(roots) {
+        const_array |= matches!(terms.op(t), Op::ConstArray(_));
         if let Op::Var(name, sort) = terms.op(t) {
             let _ = writeln!(
                 out,
@@ -93,7 +96,7 @@ pub fn script(terms: &Terms, roots: &[Term]) -> String {
     let logic = match (logic_int, logic_real, logic_bv) {
         (true, false, false) => "(set-logic QF_LIA)\n",
         (false, true, false) => "(set-logic QF_LRA)\n",
-        (false, false, _) => "(set-logic QF_ABV)\n",
+        (false, false, _) if !const_array => "(set-logic QF_ABV)\n",
         _ => "(set-logic ALL)\n",
     };
     format!("{logic}{out}")
@@ -140,6 +143,10 @@ impl SmtSolver for Dumping {
 
     fn counters(&self) -> Vec<(&'static str, u64)> {
         self.inner.counters()
+    }
+
+    fn reads_arrays(&self) -> bool {
+        self.inner.reads_arrays()
     }
 
     fn keep_conflicts(&mut self) -> bool {

@@ -43,6 +43,10 @@ use std::time::Instant;
 /// Lemmas of the array theory added per model before the search goes on.
 const ARRAY_LEMMAS_PER_MODEL: usize = 64;
 
+/// Conflicts a query over wide arrays takes deciding inputs only before it
+/// decides gates too (measured in the decision the `check` comment names).
+const INPUTS_FIRST: u64 = 1000;
+
 /// A defining constraint of a fresh variable, asserted once the current
 /// blasting is over (it may need to blast terms itself).
 enum Side {
@@ -827,8 +831,18 @@ impl SmtSolver for InvarSmt {
         // arithmetic is in play; on bit-vectors alone it starves CDCL of
         // the comparator and adder gates it would branch on (docs/decisions/
         // with-arithmetic-the-smt-solver-decides-inputs-never-gates.md). An ablation overrides it, for measuring.
-        let inputs_only = (self.forced_inputs_only).unwrap_or(!self.named.is_empty());
-        self.core.decide_inputs_only(inputs_only);
+        // With arrays over wide indices, inputs first: each read is a word
+        // of fresh inputs, and branching on the gates of the address
+        // comparisons built on them re-decides a hundred thousand gates per
+        // conflict; but on some small formulas input-only branching needs
+        // exponentially many conflicts, so past a budget gates are decided
+        // too (docs/decisions/with-wide-arrays-the-smt-solver-decides-inputs-first.md).
+        match self.forced_inputs_only {
+            Some(only) => self.core.decide_inputs_only(only),
+            None if !self.named.is_empty() => self.core.decide_inputs_only(true),
+            None if !self.arrays.is_empty() => self.core.decide_inputs_first(INPUTS_FIRST),
+            None => self.core.decide_inputs_only(false),
+        }
         let result = loop {
             let result = (self.core).solve_with_temporary(&lits, None, Roots::Assumptions);
             if result != SolveResult::Sat || self.arrays.is_empty() {

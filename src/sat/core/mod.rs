@@ -121,6 +121,9 @@ pub struct Core {
     /// Decisions only on variables that are not gates (see
     /// [`Core::decide_inputs_only`]).
     inputs_only: bool,
+    /// Under `inputs_only`, the conflicts a query may take before it
+    /// decides gates too (`None`: never).
+    inputs_first: Option<u64>,
     phase: Vec<bool>,
     /// Analysis scratch.
     seen: Vec<u8>,
@@ -182,6 +185,7 @@ impl Core {
             order: Order::Heap,
             heap_only: crate::util::settings::get().core_heap_only,
             inputs_only: false,
+            inputs_first: None,
             phase: vec![false],
             seen: vec![0],
             to_clear: Vec::new(),
@@ -385,6 +389,17 @@ impl Core {
     /// [`add_definition`]: Core::add_definition
     pub fn decide_inputs_only(&mut self, on: bool) {
         self.inputs_only = on;
+        self.inputs_first = None;
+    }
+
+    /// Decide only inputs (as [`Core::decide_inputs_only`]) for the first
+    /// `conflicts` conflicts of each query, then every variable: input-only
+    /// branching answers some queries in a hundredth of the conflicts and
+    /// takes exponentially many on others (see `smt::inhouse`). Lasts until
+    /// the next call of either method.
+    pub fn decide_inputs_first(&mut self, conflicts: u64) {
+        self.inputs_only = true;
+        self.inputs_first = Some(conflicts);
     }
 
     /// Adds a clause of the definition of gate `var`: the clause mentions
@@ -421,6 +436,8 @@ impl Core {
         self.finish_query();
         self.failed.clear();
         let result = self.run_query(assumptions, clause, roots);
+        // The next query starts on inputs again.
+        self.inputs_only |= self.inputs_first.is_some();
         self.log(|| {
             format!(
                 "r {}",

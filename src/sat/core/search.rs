@@ -65,6 +65,7 @@ impl Core {
         let mut since_restart = 0u64;
         let mut restarts = 0u32;
         let limit = self.conflict_limit.map(|l| self.stats.conflicts + l);
+        let gates_from = (self.inputs_first).map(|c| self.stats.conflicts + c);
         loop {
             let mut conflict = self.propagate();
             if conflict == CREF_NONE && self.theory.is_some() {
@@ -88,6 +89,11 @@ impl Core {
                     return SolveResult::Interrupted;
                 }
                 continue;
+            }
+            if self.inputs_only && gates_from.is_some_and(|c| self.stats.conflicts >= c) {
+                self.backtrack(0);
+                self.inputs_only = false;
+                self.rebuild_heap();
             }
             if since_restart >= self.restarts.limit() {
                 self.restarts.next();
