@@ -218,6 +218,16 @@ int f(int x) {
 }",
         inputs: -3..=3,
     },
+    Case {
+        name: "heap: malloc's result used unchecked (allocation never fails, as SV-COMP reads it)",
+        source: "void *malloc(unsigned long);
+int f(int x) {
+  int *p = malloc(sizeof(int));
+  *p = x + 1;
+  return *p * 3;
+}",
+        inputs: -2..=2,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {

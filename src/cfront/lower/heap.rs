@@ -19,7 +19,9 @@
 //! Objects are never reused (their numbers count up from 1; `free` clears
 //! the live bit), so a fresh object's cells were never written: the
 //! regions start arbitrary and a `malloc`ed object holds arbitrary values.
-//! `malloc` may fail (C11 7.22.3): it returns NULL on some executions.
+//! Allocation never fails, as SV-COMP's rules define `malloc` and
+//! `alloca`: its tasks dereference what `malloc` returns unchecked and
+//! expect `valid-memsafety` to hold.
 
 use super::layout::{Layout, Record};
 use super::place::Place;
@@ -409,7 +411,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `malloc(bytes)` (`calloc` when `zeroed`): a new object of that many
-    /// bytes and no type yet, or NULL. `calloc`'s zeros are written when
+    /// bytes and no type yet. `calloc`'s zeros are written when
     /// the result is given a type at once (a constant count of at most
     /// [`CALLOC_ELEMENTS`] objects); otherwise it is refused.
     pub(super) fn allocate(
@@ -426,17 +428,18 @@ impl<'a> Lowerer<'a> {
         let n = self
             .num
             .convert(&mut self.cfa.terms, bytes.0, bytes.1, wide);
-        let fail = self.new_var("malloc_fails", CType::bool());
-        self.emit(Command::Havoc(fail), span);
         let terms = &mut self.cfa.terms;
-        let zero8 = bv(terms, 0, 8);
-        let fails = terms.mk(Op::Distinct, &[fail, zero8]);
         let zero32 = bv(terms, 0, 32);
         let used_up = terms.eq(next, zero32);
         let most = bv(terms, (1 << 31) - 1, 64);
         let too_big = terms.mk(Op::BvUgt, &[n, most]);
-        let no = terms.or_all(&[fails, used_up, too_big]);
+        let no = terms.or_all(&[used_up, too_big]);
         let ok = terms.not(no);
+        // Allocation succeeds (SV-COMP's rule); an object the encoding
+        // cannot number or size ends the path with no verdict.
+        self.undefined_unless(ok, span);
+        let terms = &mut self.cfa.terms;
+        let zero32 = bv(terms, 0, 32);
         let size = terms.mk(Op::Extract(31, 0), &[n]);
         let live = bv(terms, 1 << 31, 32);
         let mut high = live;
@@ -448,14 +451,10 @@ impl<'a> Lowerer<'a> {
         }
         let terms = &mut self.cfa.terms;
         let meta = terms.mk(Op::Concat, &[high, size]);
-        let stored = terms.mk(Op::Store, &[objects, next, meta]);
-        let new_objects = terms.mk(Op::Ite, &[ok, stored, objects]);
+        let new_objects = terms.mk(Op::Store, &[objects, next, meta]);
         let one = bv(terms, 1, 32);
         let bumped = terms.mk(Op::BvAdd, &[next, one]);
-        let new_next = terms.mk(Op::Ite, &[ok, bumped, next]);
-        let pointer = terms.mk(Op::Concat, &[zero32, next]);
-        let null = bv(terms, 0, 64);
-        let value = terms.mk(Op::Ite, &[ok, pointer, null]);
+        let value = terms.mk(Op::Concat, &[zero32, next]);
         let void = self.pointer_to(Pointee::Void);
         let result = self.new_var("malloc", void);
         // The commands run one after the other: the zeros are written
@@ -480,13 +479,12 @@ impl<'a> Lowerer<'a> {
                 for (leaf, ty) in leaves.iter().zip(&types) {
                     let zero = self.num.constant(&mut self.cfa.terms, 0, *ty);
                     let stored = (self.cfa.terms).mk(Op::Store, &[*leaf, address, zero]);
-                    let new = (self.cfa.terms).mk(Op::Ite, &[ok, stored, *leaf]);
-                    commands.push(Command::Assign(*leaf, new));
+                    commands.push(Command::Assign(*leaf, stored));
                 }
             }
         }
         commands.push(Command::Assign(objects, new_objects));
-        commands.push(Command::Assign(next, new_next));
+        commands.push(Command::Assign(next, bumped));
         self.emit(Command::Seq(commands), span);
         Ok((result, void))
     }
