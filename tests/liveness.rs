@@ -191,3 +191,84 @@ fn engines_agree_with_a_fair_cycle_search() {
     }
     assert!(expected_fails > 0 && expected_fails < cases as usize);
 }
+
+/// A lasso's loop, as `--json` (`loop_start`) and `--vcd` (a comment and
+/// the `lasso_loop` signal) name it, is the first step i that the state
+/// after the last step equals and from which every justice and fairness
+/// signal holds somewhere: found here by simulating the witness.
+#[test]
+fn lassos_name_their_loop_in_json_and_vcd() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("liveness-loop");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut checked, mut later) = (0, 0);
+    for case in 0..60u64 {
+        let mut rng = Rng::new(9000 + case);
+        let a = random_circuit(&mut rng);
+        if !fails(&a) {
+            continue;
+        }
+        let model = dir.join(format!("case{case}.aag"));
+        let vcd = dir.join(format!("case{case}.vcd"));
+        std::fs::write(&model, write_ascii(&a)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+            .args(["check", "--json", "--timeout", "10", "--vcd"])
+            .args([&vcd, &model])
+            .output()
+            .unwrap();
+        let json = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(10), "case {case}: {json}");
+        let field = |key: &str| -> String {
+            let at = json.find(&format!("\"{key}\": ")).unwrap() + key.len() + 4;
+            let rest = &json[at..];
+            match rest.strip_prefix('"') {
+                Some(s) => s[..s.find('"').unwrap()].replace("\\n", "\n"),
+                None => rest[..rest.find([',', '}']).unwrap()].to_string(),
+            }
+        };
+        assert_eq!(field("justice"), "0", "case {case}: {json}");
+        let loop_start: usize = field("loop_start").parse().unwrap();
+        let lines: Vec<String> = field("witness").lines().map(String::from).collect();
+        let bits = |l: &str| l.chars().map(|c| c == '1').collect::<Vec<bool>>();
+        assert!(
+            !lines[2].contains('x'),
+            "case {case}: an open initial bit: {json}"
+        );
+        let inputs: Vec<Vec<bool>> = lines[3..lines.len() - 1].iter().map(|l| bits(l)).collect();
+        let signals: Vec<u32> = a.justice[0].iter().chain(&a.fairness).copied().collect();
+        let (mut states, mut held) = (vec![bits(&lines[2])], Vec::new());
+        for x in &inputs {
+            let v = common::aiger_values(&a, x, states.last().unwrap());
+            held.push(
+                signals
+                    .iter()
+                    .map(|&g| common::aiger_value(&v, g))
+                    .collect::<Vec<bool>>(),
+            );
+            states.push(
+                a.latches
+                    .iter()
+                    .map(|l| common::aiger_value(&v, l.next))
+                    .collect(),
+            );
+        }
+        let n = inputs.len();
+        let first = (0..n).find(|&i| {
+            states[i] == states[n] && (0..signals.len()).all(|s| (i..n).any(|t| held[t][s]))
+        });
+        assert_eq!(Some(loop_start), first, "case {case}: {json}");
+        let text = std::fs::read_to_string(&vcd).unwrap();
+        let comment = format!("step {} is followed by step {loop_start} again", n - 1);
+        assert!(
+            text.contains(&comment),
+            "case {case}: no `{comment}` in\n{text}"
+        );
+        assert!(text.contains(" lasso_loop $end"), "case {case}:\n{text}");
+        checked += 1;
+        later += (loop_start > 0) as usize;
+    }
+    eprintln!("{checked} lassos, {later} looping back to a later step than the first");
+    assert!(
+        checked >= 5 && later >= 1,
+        "{checked} lassos, {later} with a later loop"
+    );
+}

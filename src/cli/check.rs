@@ -14,6 +14,7 @@ use invar::formats::svcomp::Property;
 use invar::formats::vcd;
 use invar::formats::verilog::DesignOptions;
 use invar::ir::aig::Aig;
+use invar::ir::trace::Trace;
 use invar::util::budget::Budget;
 use invar::verify::{
     self, Answer, Certificate, Engine, Format, Model, NoCertificate, ProgramOptions, ReadError,
@@ -79,6 +80,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         json: args.json,
         file: &file,
         start,
+        justice: None,
     };
     let unknown_of = |reason: &str| -> i32 {
         print_verdict(&output.unknown(&[0], reason, None));
@@ -316,7 +318,11 @@ fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, St
         Model::Circuit(_) => String::new(),
         _ => format!("{file}: "),
     };
-    let mut rendered = cx.output.answer(cx.model, props, &run, &unknown_prefix)?;
+    let output = Output {
+        justice: cx.justice,
+        ..cx.output
+    };
+    let mut rendered = output.answer(cx.model, props, &run, &unknown_prefix)?;
     // HWMCC's answer names a justice property `j0` when it names no bad
     // one; another justice property gets its own number.
     if let Some(j) = cx.justice.filter(|&j| j > 0) {
@@ -367,7 +373,11 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
                         let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
                             .map(|v| v.iter().map(|&b| Some(b)).collect())
                             .collect();
-                        vcd::aiger_waveform(aiger, &init, &inputs)
+                        let mut waveform = vcd::aiger_waveform(aiger, &init, &inputs);
+                        if let Some(j) = cx.justice {
+                            waveform.mark_loop(loop_start(aiger, j, trace)?);
+                        }
+                        waveform
                     }
                     (Model::System(ts), Witness::Word(words)) => vcd::word_waveform(ts, words),
                     (Model::Program(p), Witness::Word(words)) => vcd::word_waveform(&p.ts, words),
@@ -450,6 +460,13 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 /// Writes `waveform` as a Value Change Dump to `path`, its scope named
 /// after the model file.
+/// The step that the last step of `lasso`, a counterexample of justice
+/// property `justice`, is followed by again (found by replaying it).
+fn loop_start(aiger: &Aiger, justice: usize, lasso: &Trace) -> Result<usize, String> {
+    invar::check::replay::replay_lasso(aiger, justice, &lasso.init, &lasso.inputs)
+        .map_err(|why| format!("internal error: the lasso does not replay ({why})"))
+}
+
 pub(super) fn write_vcd(path: &Path, waveform: &vcd::Waveform, model: &Path) -> Result<(), String> {
     let scope = model
         .file_stem()

@@ -85,6 +85,9 @@ pub struct Output<'a> {
     pub file: &'a str,
     /// When the run started.
     pub start: Instant,
+    /// The justice property decided, if one is (JSON names it, and the
+    /// step its lasso loops back to).
+    pub justice: Option<usize>,
 }
 
 impl Output<'_> {
@@ -118,10 +121,7 @@ fn answer(
     unknown_prefix: &str,
 ) -> Result<Rendered, String> {
     let Output {
-        convention,
-        json,
-        file,
-        start,
+        convention, json, ..
     } = *out;
     Ok(match &run.answer {
         Answer::Unsafe {
@@ -130,9 +130,19 @@ fn answer(
         } => {
             let (counterexample, trace_key) = unsafe_text(convention, model, properties, witness)?;
             let text = if json {
-                let mut o = summary(file, "unsafe", properties, Some(run), start);
+                let mut o = summary(out, "unsafe", properties, Some(run));
                 if let Convention::Svcomp { .. } = convention {
                     o.string("sv_comp", "false");
+                }
+                if let (Some(j), Model::Circuit(aiger), Witness::Bit(trace)) =
+                    (out.justice, model, witness)
+                {
+                    let start =
+                        invar::check::replay::replay_lasso(aiger, j, &trace.init, &trace.inputs)
+                            .map_err(|why| {
+                                format!("internal error: the lasso does not replay ({why})")
+                            })?;
+                    o.number("loop_start", start);
                 }
                 o.number("steps", witness.len())
                     .string(trace_key, &counterexample);
@@ -157,7 +167,7 @@ fn answer(
         }
         Answer::Safe { .. } => {
             let text = if json {
-                let mut o = safe_object(file, props, run, start);
+                let mut o = safe_object(out, props, run);
                 if let Convention::Svcomp { .. } = convention {
                     o.string("sv_comp", "true");
                 }
@@ -216,7 +226,7 @@ fn unknown(out: &Output, props: &[usize], reason: &str, run: Option<&Run>) -> St
     // The answer's convention has no room for the reason; stderr does.
     eprintln!("invar: unknown: {reason}");
     if out.json {
-        let mut o = summary(out.file, "unknown", props, run, out.start);
+        let mut o = summary(out, "unknown", props, run);
         o.string("reason", reason);
         o.finish()
     } else {
@@ -225,8 +235,8 @@ fn unknown(out: &Output, props: &[usize], reason: &str, run: Option<&Run>) -> St
 }
 
 /// The `--json` object of a SAFE verdict, to be extended or finished.
-fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant) -> JsonObject {
-    let mut o = summary(file, "safe", props, Some(run), start);
+fn safe_object(out: &Output, props: &[usize], run: &Run) -> JsonObject {
+    let mut o = summary(out, "safe", props, Some(run));
     if let Answer::Safe { evidence, checker } = &run.answer {
         match evidence {
             Evidence::KInduction { k, simple_path, .. } => {
@@ -252,15 +262,12 @@ fn safe_object(file: &str, props: &[usize], run: &Run, start: Instant) -> JsonOb
 
 /// The `--json` fields every answer has: the file, the verdict, the
 /// properties and, if an engine ran, its counters.
-fn summary(
-    file: &str,
-    verdict: &str,
-    props: &[usize],
-    run: Option<&Run>,
-    start: Instant,
-) -> JsonObject {
+fn summary(out: &Output, verdict: &str, props: &[usize], run: Option<&Run>) -> JsonObject {
     let mut o = JsonObject::default();
-    o.string("file", file).string("verdict", verdict);
+    o.string("file", out.file).string("verdict", verdict);
+    if let Some(j) = out.justice {
+        o.number("justice", j);
+    }
     let Some(run) = run else {
         return o;
     };
@@ -280,7 +287,7 @@ fn summary(
             o.seconds("sat_time", time);
         }
     }
-    o.seconds("time", start.elapsed());
+    o.seconds("time", out.start.elapsed());
     if let Some(i) = &run.stats.ic3 {
         o.number("ic3_frames", i.frames)
             .number("ic3_obligations", i.obligations)

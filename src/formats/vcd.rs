@@ -43,6 +43,25 @@ pub struct Waveform {
     pub steps: Vec<Vec<Sample>>,
     /// What was left out (written as a comment).
     pub omitted: Vec<String>,
+    /// Of a lasso (a justice property's counterexample): the step the last
+    /// one is followed by again.
+    pub loop_start: Option<usize>,
+}
+
+impl Waveform {
+    /// Marks the trace as a lasso whose last step is followed by step
+    /// `start` again: a 1-bit signal `lasso_loop`, 1 on the steps of the
+    /// loop, and a comment naming the step.
+    pub fn mark_loop(&mut self, start: usize) {
+        self.signals.push(Signal {
+            name: "lasso_loop".into(),
+            width: 1,
+        });
+        for (t, step) in self.steps.iter_mut().enumerate() {
+            step.push(Sample::Bits(vec![Some(t >= start)]));
+        }
+        self.loop_start = Some(start);
+    }
 }
 
 /// The short identifier of signal `n`: printable ASCII `!`..`~` in base 94.
@@ -90,6 +109,13 @@ pub fn write(waveform: &Waveform, scope: &str) -> String {
     out.push_str("$comment one time unit is one step of the counterexample $end\n");
     for what in &waveform.omitted {
         let _ = writeln!(out, "$comment not shown: {} $end", clean(what));
+    }
+    if let Some(start) = waveform.loop_start {
+        let _ = writeln!(
+            out,
+            "$comment a lasso: step {} is followed by step {start} again; lasso_loop marks the loop $end",
+            waveform.steps.len().saturating_sub(1)
+        );
     }
     out.push_str("$timescale 1ns $end\n");
     let _ = writeln!(out, "$scope module {} $end", clean(scope));
@@ -455,6 +481,7 @@ mod tests {
                 ],
             ],
             omitted: vec![],
+            loop_start: None,
         };
         let text = write(&waveform, "top");
         assert!(text.contains("$var wire 3 \" w_x $end"), "{text}");
