@@ -14,7 +14,6 @@ use invar::formats::svcomp::Property;
 use invar::formats::vcd;
 use invar::formats::verilog::DesignOptions;
 use invar::ir::aig::Aig;
-use invar::ir::trace::Trace;
 use invar::util::budget::Budget;
 use invar::verify::{
     self, Answer, Certificate, Engine, Format, Model, NoCertificate, ProgramOptions, ReadError,
@@ -375,7 +374,7 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
                             .collect();
                         let mut waveform = vcd::aiger_waveform(aiger, &init, &inputs);
                         if let Some(j) = cx.justice {
-                            waveform.mark_loop(loop_start(aiger, j, trace)?);
+                            waveform.mark_loop(render::loop_start(aiger, j, trace)?);
                         }
                         waveform
                     }
@@ -460,13 +459,6 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 /// Writes `waveform` as a Value Change Dump to `path`, its scope named
 /// after the model file.
-/// The step that the last step of `lasso`, a counterexample of justice
-/// property `justice`, is followed by again (found by replaying it).
-fn loop_start(aiger: &Aiger, justice: usize, lasso: &Trace) -> Result<usize, String> {
-    invar::check::replay::replay_lasso(aiger, justice, &lasso.init, &lasso.inputs)
-        .map_err(|why| format!("internal error: the lasso does not replay ({why})"))
-}
-
 pub(super) fn write_vcd(path: &Path, waveform: &vcd::Waveform, model: &Path) -> Result<(), String> {
     let scope = model
         .file_stem()

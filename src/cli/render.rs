@@ -7,9 +7,11 @@
 
 use super::json::JsonObject;
 use super::svcomp;
+use invar::formats::aiger::Aiger;
 use invar::formats::btor2;
 use invar::formats::vmt;
 use invar::formats::witness::write_aiger_witness;
+use invar::ir::trace::Trace;
 use invar::verify::{Answer, Evidence, Format, Model, Run, Witness};
 use std::time::Instant;
 
@@ -137,11 +139,7 @@ fn answer(
                 if let (Some(j), Model::Circuit(aiger), Witness::Bit(trace)) =
                     (out.justice, model, witness)
                 {
-                    let start =
-                        invar::check::replay::replay_lasso(aiger, j, &trace.init, &trace.inputs)
-                            .map_err(|why| {
-                                format!("internal error: the lasso does not replay ({why})")
-                            })?;
+                    let start = loop_start(aiger, j, trace)?;
                     o.number("loop_start", start);
                 }
                 o.number("steps", witness.len())
@@ -219,6 +217,13 @@ fn unsafe_text(
         }
         _ => return Err("internal error: a trace not on the model's own terms".into()),
     })
+}
+
+/// The step that the last step of `lasso`, a counterexample of justice
+/// property `justice`, is followed by again (found by replaying it).
+pub fn loop_start(aiger: &Aiger, justice: usize, lasso: &Trace) -> Result<usize, String> {
+    invar::check::replay::replay_lasso(aiger, justice, &lasso.init, &lasso.inputs)
+        .map_err(|why| format!("internal error: the lasso does not replay ({why})"))
 }
 
 /// [`Output::unknown`].
