@@ -439,7 +439,6 @@ impl<'a> Lowerer<'a> {
         // cannot number or size ends the path with no verdict.
         self.undefined_unless(ok, span);
         let terms = &mut self.cfa.terms;
-        let zero32 = bv(terms, 0, 32);
         let size = terms.mk(Op::Extract(31, 0), &[n]);
         let live = bv(terms, 1 << 31, 32);
         let mut high = live;
