@@ -275,6 +275,8 @@ fn sv_comp_property_files_and_result_words() {
     // No signed overflow on the way: `true`, though reach_error is reachable.
     assert_eq!(out.status.code(), Some(20));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    // Memory safety: reach_error only ends the execution, which touches
+    // no memory.
     let memsafety = dir().join("properties/valid-memsafety.prp");
     let out = invar(&[
         "check",
@@ -283,11 +285,22 @@ fn sv_comp_property_files_and_result_words() {
         memsafety.to_str().unwrap(),
         "--svcomp",
     ]);
+    assert_eq!(out.status.code(), Some(20));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    let cleanup = dir().join("properties/valid-memcleanup.prp");
+    let out = invar(&[
+        "check",
+        falsified.to_str().unwrap(),
+        "--prop",
+        cleanup.to_str().unwrap(),
+        "--svcomp",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
     assert!(String::from_utf8_lossy(&out.stderr).contains(
-        "invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), \
-         not CHECK( init(main()), LTL(G valid-free) )"
+        "invar checks only unreach-call (G ! call(reach_error())), no-overflow (G ! overflow) \
+         and valid-memsafety (G valid-free, G valid-deref, G valid-memtrack), \
+         not CHECK( init(main()), LTL(G valid-memcleanup) )"
     ));
     let missing = dir().join("properties/missing.prp");
     let out = invar(&[

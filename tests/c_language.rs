@@ -228,6 +228,25 @@ int f(int x) {
 }",
         inputs: -2..=2,
     },
+    Case {
+        // gcc's table calls f once per input in one process: f leaves the
+        // static as it found it (zero, unless initialised otherwise).
+        name: "static locals: one object over the calls, initialised once",
+        source: "int g(int k) {
+  static int n;
+  static int a[3] = {1, 2, 3};
+  if (k == 3) { n = 0; return 0; }
+  n = n * 2 + a[k];
+  return n;
+}
+int f(int x) {
+  int r = g(x & 1);
+  r = r * 10 + g(2);
+  g(3);
+  return r;
+}",
+        inputs: -3..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {

@@ -143,18 +143,7 @@ const PROGRAMS: &[(&str, &str)] = &[
 /// `<<` or `INT_MIN / -1`) in some run, which `reach_error` ends.
 fn gcc_verdict(dir: &Path, name: &str, body: &str, flags: &[&str], overflow: bool) -> String {
     let reached = if overflow { "" } else { "puts(\"false\"); " };
-    let values = VALUES.join(", ");
-    let program = format!(
-        "#include <limits.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
-         static const int values[] = {{{values}}};\nstatic int input, calls;\n\
-         static void reach_error(void) {{ {reached}exit(0); }}\n\
-         static int __VERIFIER_nondet_int(void) {{\n\
-           int n = sizeof values / sizeof values[0];\n\
-           int k = calls++ == 0 ? input % n : input / n % n;\n  return values[k];\n}}\n\
-         int main(int argc, char **argv) {{\n  input = atoi(argv[1]);\n\
-         int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
-         {body}\n  return 0;\n}}\n"
-    );
+    let program = common::two_input_harness(VALUES, reached, body);
     // The sanitizer needs libubsan (.ci/run installs it where missing).
     let flags: Vec<&str> = ["-O0", "-fno-sanitize-recover=all"]
         .into_iter()

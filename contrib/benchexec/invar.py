@@ -36,9 +36,10 @@ class Tool(BaseTool2):
     def cmdline(self, executable, options, task, rlimits):
         # One model per run. Hardware models carry their properties inside.
         # For C, invar reads the property file itself: it checks SV-COMP's
-        # unreach-call and no-overflow, answers `unknown` naming any other
-        # property, and writes its witness (format 2.0) into the run's
-        # working directory, where SV-COMP's result files are taken. The
+        # unreach-call, no-overflow and valid-memsafety, answers `unknown`
+        # naming any other property, and writes its witness (format 2.0)
+        # into the run's working directory, where SV-COMP's result files
+        # are taken (none for valid-memsafety). The
         # file is not opened here: BenchExec builds command lines for tasks
         # whose files need not exist (test_tool_info passes PROPERTY.PRP).
         model = task.single_input_file
@@ -62,8 +63,15 @@ class Tool(BaseTool2):
             if not c_task:
                 return result.RESULT_FALSE_PROP
             # `--svcomp` names the property violated on the first line.
-            if any(line.strip() == "false(no-overflow)" for line in run.output):
-                return result.RESULT_FALSE_OVERFLOW
+            words = {
+                "false(no-overflow)": result.RESULT_FALSE_OVERFLOW,
+                "false(valid-deref)": result.RESULT_FALSE_DEREF,
+                "false(valid-free)": result.RESULT_FALSE_FREE,
+                "false(valid-memtrack)": result.RESULT_FALSE_MEMTRACK,
+            }
+            for line in run.output:
+                if line.strip() in words:
+                    return words[line.strip()]
             return result.RESULT_FALSE_REACH
         if code == EXIT_UNKNOWN and run.exit_code.signal is None:
             return result.RESULT_UNKNOWN

@@ -11,8 +11,8 @@ pub mod relax;
 pub mod types;
 pub mod witness;
 
-pub use crate::formats::svcomp::SourcePoint;
-pub use lower::{LoopHead, Program};
+pub use crate::formats::svcomp::{SourcePoint, Spec};
+pub use lower::{Fault, LoopHead, Program};
 
 use crate::util::children;
 use lang_c::driver::{parse_preprocessed_until, Config, Flavor};
@@ -46,10 +46,12 @@ pub struct Options {
     /// shift out of range), as SV-COMP reads C: such a path is no
     /// counterexample.
     pub wrap_signed: bool,
-    /// The property is SV-COMP's no-overflow instead of unreach-call: a
-    /// signed overflow goes to the error location (whatever
-    /// `wrap_signed` says), and `reach_error` ends the execution.
-    pub no_overflow: bool,
+    /// The property checked. Under no-overflow a signed overflow goes to
+    /// the error location (whatever `wrap_signed` says); under memory
+    /// safety an invalid dereference or `free`, or a lost object, does
+    /// (see [`Program::violations`]); under both, `reach_error` ends the
+    /// execution.
+    pub property: Spec,
     /// When the preprocessor is killed and reading gives up.
     pub deadline: Option<Instant>,
     /// How long `lang-c` may parse before gcc is asked for the text's

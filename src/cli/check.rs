@@ -10,7 +10,7 @@ use super::json::JsonObject;
 use super::render::{self, props_text, Convention, Output, Rendered};
 use super::{monitor, print_verdict, svcomp, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use invar::formats::aiger::{self, Aiger};
-use invar::formats::svcomp::Property;
+use invar::formats::svcomp::{Property, Spec};
 use invar::formats::vcd;
 use invar::formats::verilog::DesignOptions;
 use invar::ir::aig::Aig;
@@ -88,17 +88,17 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     let mut property = None;
     if let (Format::C, Some(prp)) = (format, &args.c.prop) {
         let p = invar::formats::svcomp::read_property(prp)?;
-        if !p.unreach_call && !p.no_overflow {
+        if p.spec.is_none() {
             return Ok(unknown_of(&format!(
-                "{file}: {}: invar checks only unreach-call (G ! call(reach_error())) and no-overflow (G ! overflow), not {}",
+                "{file}: {}: invar checks only unreach-call (G ! call(reach_error())), no-overflow (G ! overflow) and valid-memsafety (G valid-free, G valid-deref, G valid-memtrack), not {}",
                 prp.display(),
                 p.text.trim()
             )));
         }
         property = Some(p);
     }
-    let no_overflow = property.as_ref().is_some_and(|p| p.no_overflow);
-    let options = program_options(&args.c, no_overflow, budget.deadline());
+    let spec = property.as_ref().and_then(|p| p.spec).unwrap_or_default();
+    let options = program_options(&args.c, spec, budget.deadline());
     let read = if verilog {
         let files: Vec<PathBuf> = std::iter::once(args.file.clone())
             .chain(args.more.iter().cloned())
@@ -189,27 +189,28 @@ struct Context<'a> {
     justice: Option<usize>,
 }
 
-/// Whether `c`'s property file is no-overflow, for the commands that
-/// lower a program without checking it (`convert`, `info`): a file that
-/// does not read is no-overflow for none of them.
-pub(super) fn asks_no_overflow(c: &CArgs) -> bool {
+/// The property `c`'s property file names, for the commands that lower a
+/// program without checking it (`convert`, `info`): unreach-call for a
+/// file that does not read or names another.
+pub(super) fn asked_spec(c: &CArgs) -> Spec {
     (c.prop.as_ref())
         .and_then(|p| invar::formats::svcomp::read_property(p).ok())
-        .is_some_and(|p| p.no_overflow)
+        .and_then(|p| p.spec)
+        .unwrap_or_default()
 }
 
-/// How `c` asks a C program to be lowered, for the property no-overflow
-/// if `no_overflow` (else unreach-call), with `deadline`.
+/// How `c` asks a C program to be lowered, for the property `property`,
+/// with `deadline`.
 pub(super) fn program_options(
     c: &CArgs,
-    no_overflow: bool,
+    property: Spec,
     deadline: Option<Instant>,
 ) -> ProgramOptions {
     ProgramOptions {
         lp64: c.lp64,
         int: c.int,
         wrap_signed: c.wrap_signed,
-        no_overflow,
+        property,
         no_lbe: c.no_lbe,
         keep_before_lbe: c.dump_cfa.is_some(),
         deadline,
@@ -361,8 +362,10 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
                 }
             }
             if let (Some(path), Model::Program(p)) = (&args.c.witness_out, model) {
-                if let Some(text) = svcomp::violation_witness(&args.file, p, cx.property)? {
-                    write_file(path, text.as_bytes())?;
+                if writes_witnesses(p, file) {
+                    if let Some(text) = svcomp::violation_witness(&args.file, p, cx.property)? {
+                        write_file(path, text.as_bytes())?;
+                    }
                 }
             }
             if let Some(path) = &args.vcd {
@@ -390,13 +393,26 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
                 write_certificate(path, model, run, file, props)?;
             }
             if let (Some(path), Model::Program(p)) = (&args.c.witness_out, model) {
-                let text = svcomp::correctness_witness(&args.file, p, cx.property, run)?;
-                write_file(path, text.as_bytes())?;
+                if writes_witnesses(p, file) {
+                    let text = svcomp::correctness_witness(&args.file, p, cx.property, run)?;
+                    write_file(path, text.as_bytes())?;
+                }
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Whether invar writes SV-COMP witnesses for `program`'s property (not
+/// for memory safety, whose witnesses would need the format's memory
+/// sub-properties); says so when it does not.
+fn writes_witnesses(program: &verify::ProgramModel, file: &str) -> bool {
+    let writes = program.options.property != Spec::MemSafety;
+    if !writes {
+        eprintln!("invar: {file}: no witness: invar writes witnesses for unreach-call and no-overflow only");
+    }
+    writes
 }
 
 /// Writes the certificate of a SAFE run: a Certifaiger witness circuit

@@ -136,6 +136,9 @@ fn answer(
                 if let Convention::Svcomp { .. } = convention {
                     o.string("sv_comp", "false");
                 }
+                if let (Model::Program(p), Witness::Word(trace)) = (model, witness) {
+                    o.string("violated", p.violated(trace));
+                }
                 if let (Some(j), Model::Circuit(aiger), Witness::Bit(trace)) =
                     (out.justice, model, witness)
                 {
@@ -148,8 +151,8 @@ fn answer(
             } else {
                 match convention {
                     Convention::Svcomp { words: true } => {
-                        let property = match model {
-                            Model::Program(p) if p.options.no_overflow => "no-overflow",
+                        let property = match (model, witness) {
+                            (Model::Program(p), Witness::Word(trace)) => p.violated(trace),
                             _ => "unreach-call",
                         };
                         format!("false({property})\n{counterexample}")

@@ -1,6 +1,6 @@
 //! `invar sim`, `invar convert` and `invar info`.
 
-use super::check::{asks_no_overflow, program_options};
+use super::check::{asked_spec, program_options};
 use super::{EXIT_REJECTED, EXIT_UNKNOWN};
 use invar::bitblast::{bitblast, bitblast_with_resets, ts_from_aig};
 use invar::check::certificate::check_witness;
@@ -253,7 +253,7 @@ pub fn convert(
     let format = Format::of(input)?;
     if format != Format::Aiger {
         let ts = if format == Format::C {
-            let model = read_program(input, &program_options(c, asks_no_overflow(c), None))
+            let model = read_program(input, &program_options(c, asked_spec(c), None))
                 .map_err(|e| format!("{}: {e}", input.display()))?;
             super::check::show_lowering(c, false, &model);
             let program = &model.program;
@@ -400,7 +400,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
     let ts = if format == Format::C {
         let options = ProgramOptions {
             keep_before_lbe: false,
-            ..program_options(c, asks_no_overflow(c), None)
+            ..program_options(c, asked_spec(c), None)
         };
         let model = read_program(file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
         let mode = if c.int {

@@ -53,21 +53,47 @@ pub const FORMAT_VERSION: &str = "2.0";
 /// The unreach-call specification in SV-COMP's property syntax.
 pub const UNREACH_CALL: &str = "G ! call(reach_error())";
 
+/// The properties of SV-COMP's ReachSafety, NoOverflows and MemSafety
+/// categories that invar checks on C programs.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Spec {
+    /// `G ! call(reach_error())`: the error function is never called.
+    #[default]
+    UnreachCall,
+    /// `G ! overflow`: no signed integer operation overflows.
+    NoOverflow,
+    /// `G valid-free`, `G valid-deref` and `G valid-memtrack` together:
+    /// every `free` is of a live object's start, every dereference is of a
+    /// live object within its bounds, and no allocated object is lost.
+    MemSafety,
+}
+
+impl Spec {
+    /// The name of the (sub)property in SV-COMP's result words,
+    /// `false(no-overflow)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Spec::UnreachCall => "unreach-call",
+            Spec::NoOverflow => "no-overflow",
+            Spec::MemSafety => "valid-memsafety",
+        }
+    }
+}
+
 /// An SV-COMP property file (`.prp`), as far as invar reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Property {
     /// The file's text.
     pub text: String,
-    /// The LTL formula of `CHECK( init(main()), LTL(f) )`, if it has one.
+    /// The LTL formula of `CHECK( init(main()), LTL(f) )`, if the file is
+    /// one such line.
     pub formula: Option<String>,
-    /// Whether it is unreach-call, the property invar checks. SV-COMP
-    /// writes it as `CHECK( init(main()), LTL(G ! call(reach_error())) )`;
+    /// The property, when it is one invar checks. SV-COMP writes
+    /// unreach-call as `CHECK( init(main()), LTL(G ! call(reach_error())) )`;
     /// the older `__VERIFIER_error()` is the same property (invar treats
-    /// both calls, and `__assert_fail`, as the error).
-    pub unreach_call: bool,
-    /// Whether it is no-overflow, `CHECK( init(main()), LTL(G ! overflow) )`:
-    /// no signed integer operation overflows.
-    pub no_overflow: bool,
+    /// both calls, and `__assert_fail`, as the error). Memory safety is
+    /// three lines, one per sub-property, in any order.
+    pub spec: Option<Spec>,
 }
 
 /// Reads the property file `path`.
@@ -78,8 +104,27 @@ pub fn read_property(path: &std::path::Path) -> Result<Property, String> {
     let unreach_call = ["reach_error", "__VERIFIER_error"]
         .iter()
         .any(|f| compact == format!("CHECK(init(main()),LTL(G!call({f}())))"));
-    let no_overflow = compact == "CHECK(init(main()),LTL(G!overflow))";
+    let mut lines: Vec<String> = (text.lines())
+        .map(|l| l.split_whitespace().collect::<String>())
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.sort();
+    let memsafety = lines
+        == ["valid-deref", "valid-free", "valid-memtrack"]
+            .map(|p| format!("CHECK(init(main()),LTL(G{p}))"));
+    let spec = if unreach_call {
+        Some(Spec::UnreachCall)
+    } else if compact == "CHECK(init(main()),LTL(G!overflow))" {
+        Some(Spec::NoOverflow)
+    } else if memsafety {
+        Some(Spec::MemSafety)
+    } else {
+        None
+    };
     let formula = (|| {
+        if lines.len() != 1 {
+            return None;
+        }
         let start = text.find("LTL(")? + 4;
         let end = text.rfind(')')?;
         // The property's closing parentheses: CHECK( init(main()), LTL(f) ).
@@ -89,8 +134,7 @@ pub fn read_property(path: &std::path::Path) -> Result<Property, String> {
     Ok(Property {
         text,
         formula,
-        unreach_call,
-        no_overflow,
+        spec,
     })
 }
 
@@ -269,6 +313,40 @@ mod tests {
         assert_eq!(&u[14..15], "4");
         assert!("89ab".contains(&u[19..20]));
         assert_ne!(u, uuid_v4(&mut rng));
+    }
+
+    #[test]
+    fn property_files_name_their_property() {
+        let dir = std::env::temp_dir().join(format!("invar-prp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let read = |text: &str| {
+            let path = dir.join("p.prp");
+            std::fs::write(&path, text).unwrap();
+            read_property(&path).unwrap()
+        };
+        let unreach = read("CHECK( init(main()), LTL(G ! call(reach_error())) )\n");
+        assert_eq!(unreach.spec, Some(Spec::UnreachCall));
+        assert_eq!(unreach.formula.as_deref(), Some(UNREACH_CALL));
+        let overflow = read("CHECK( init(main()), LTL(G ! overflow) )\n");
+        assert_eq!(overflow.spec, Some(Spec::NoOverflow));
+        // SV-COMP's file lists free, deref, memtrack; any order reads.
+        let memsafety = read(
+            "CHECK( init(main()), LTL(G valid-memtrack) )\n\
+             CHECK( init(main()), LTL(G valid-free) )\n\
+             CHECK( init(main()), LTL(G valid-deref) )\n",
+        );
+        assert_eq!(memsafety.spec, Some(Spec::MemSafety));
+        assert_eq!(memsafety.formula, None);
+        // Two of the three, or memcleanup, are not memory safety.
+        let part = read(
+            "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n",
+        );
+        assert_eq!(part.spec, None);
+        assert_eq!(
+            read("CHECK( init(main()), LTL(G valid-memcleanup) )").spec,
+            None
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

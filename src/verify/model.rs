@@ -89,8 +89,8 @@ pub struct ProgramOptions {
     /// Signed overflow wraps around instead of ending the execution
     /// ([`cfront::Options::wrap_signed`]).
     pub wrap_signed: bool,
-    /// The property is no-overflow ([`cfront::Options::no_overflow`]).
-    pub no_overflow: bool,
+    /// The property ([`cfront::Options::property`]).
+    pub property: cfront::Spec,
     /// Large-block encoding off.
     pub no_lbe: bool,
     /// Keep the automaton before large-block encoding
@@ -230,7 +230,7 @@ fn lower(
         int,
         overflow_flag,
         wrap_signed: options.wrap_signed,
-        no_overflow: options.no_overflow,
+        property: options.property,
         deadline: options.deadline,
         parse_patience: None,
     };

@@ -10,6 +10,7 @@ use super::program_engines::{check_explicit, check_ic3cfa};
 use super::{schedule, word, Answer, Engine, Log, Request, Run, Witness};
 use crate::engines::explicit::ExplicitOptions;
 use crate::ir::term::eval::Value;
+use crate::ir::term::Term;
 use crate::ir::ts::WordTrace;
 
 /// Decides a C program: the engine the request names, or under `auto` the
@@ -49,10 +50,18 @@ fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
             if out_of_bounds_at_end(model, words) {
                 // The path reaches undefined behaviour, which the property
                 // does not speak of; what would follow is anybody's guess.
-                run.answer = Answer::Unknown(format!(
-                    "an array access out of bounds is reachable ({} steps): undefined behaviour, so neither verdict",
-                    words.states.len()
-                ));
+                let steps = words.states.len();
+                run.answer = Answer::Unknown(match model.options.property {
+                    crate::cfront::Spec::MemSafety => format!(
+                        "undefined behaviour, or objects still live where the execution ends or \
+                         loops (reachable or lost: the count cannot tell), is reachable ({steps} \
+                         steps), so neither verdict"
+                    ),
+                    _ => format!(
+                        "an array access out of bounds is reachable ({steps} steps): undefined \
+                         behaviour, so neither verdict"
+                    ),
+                });
             }
             Ok(run)
         }
@@ -62,13 +71,27 @@ fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
 }
 
 /// Whether the trace ends with the program's out-of-bounds flag set: it
-/// reached the error location through an array access out of bounds.
+/// reached the error location through undefined behaviour.
 fn out_of_bounds_at_end(model: &ProgramModel, trace: &WordTrace) -> bool {
-    let Some(flag) = model.program.out_of_bounds else {
-        return false;
-    };
+    (model.program.out_of_bounds).is_some_and(|flag| set_at_end(model, trace, flag))
+}
+
+/// Whether the Bool state `flag` is true in the trace's last state.
+fn set_at_end(model: &ProgramModel, trace: &WordTrace, flag: Term) -> bool {
     let Some(last) = trace.states.last() else {
         return false;
     };
     (model.ts.states.iter().zip(last)).any(|(s, v)| s.var == flag && matches!(v, Value::Bool(true)))
+}
+
+impl ProgramModel {
+    /// The (sub)property a counterexample `trace` violates, by SV-COMP's
+    /// name (`valid-deref` in `false(valid-deref)`).
+    pub fn violated(&self, trace: &WordTrace) -> &'static str {
+        let fault = (self.program.violations.iter()).find(|v| set_at_end(self, trace, v.0));
+        match fault {
+            Some((_, fault)) => fault.property(),
+            None => self.options.property.name(),
+        }
+    }
 }

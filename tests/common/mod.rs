@@ -34,6 +34,26 @@ pub fn gcc_compile(dir: &Path, name: &str, program: &str, flags: &[&str]) -> Pat
     exe
 }
 
+/// A program for gcc that runs `body` in `main` with two `int` inputs `x`
+/// and `y` taken from `values` (C expressions): the run's first argument
+/// `i` picks `values[i % n]` and `values[i / n % n]`, so that the runs
+/// `0 .. n * n` cover every pair. `reach_error` runs `reached` and exits.
+#[allow(dead_code)] // Not every test crate runs such a harness.
+pub fn two_input_harness(values: &[&str], reached: &str, body: &str) -> String {
+    let values = values.join(", ");
+    format!(
+        "#include <limits.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
+         static const int values[] = {{{values}}};\nstatic int input, calls;\n\
+         static void reach_error(void) {{ {reached}exit(0); }}\n\
+         static int __VERIFIER_nondet_int(void) {{\n\
+           int n = sizeof values / sizeof values[0];\n\
+           int k = calls++ == 0 ? input % n : input / n % n;\n  return values[k];\n}}\n\
+         int main(int argc, char **argv) {{\n  input = atoi(argv[1]);\n\
+         int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
+         {body}\n  return 0;\n}}\n"
+    )
+}
+
 /// A C verdict by invar's exit code: 10 `false`, 20 `true`, 0 `unknown`,
 /// anything else `error`.
 #[allow(dead_code)] // Not every test crate reads C verdicts.

@@ -194,7 +194,7 @@ impl<'a> Lowerer<'a> {
                 if self.on_heap(operand) {
                     return Ok(None); // a pointer value (`heap.rs`), not an alias
                 }
-                let place = match self.place(operand)? {
+                let place = match self.addressed_place(operand)? {
                     Some(place) => place,
                     None => match &operand.node {
                         Expression::Identifier(id) => match self.binding(&id.node.name) {

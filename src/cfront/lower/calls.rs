@@ -244,9 +244,9 @@ impl<'a> Lowerer<'a> {
         let user = self.functions.get(name).copied();
         match (name, user) {
             ("reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
-                // Under no-overflow the call only ends the execution.
-                let to = if self.options.no_overflow {
-                    self.sink
+                // Under the other properties the call only ends the execution.
+                let to = if self.options.property != Spec::UnreachCall {
+                    self.halt
                 } else {
                     self.error_calls.extend(self.point(span));
                     self.cfa.error
@@ -258,8 +258,8 @@ impl<'a> Lowerer<'a> {
                 for a in &call.node.arguments {
                     self.expr(a)?;
                 }
-                let sink = self.sink;
-                self.jump_away(sink, span);
+                let halt = self.halt;
+                self.jump_away(halt, span);
                 Ok(self.no_value())
             }
             ("malloc", None) => {
@@ -310,8 +310,8 @@ impl<'a> Lowerer<'a> {
             }
             ("__VERIFIER_assert" | "assert", None) => {
                 let cond = self.only_argument(call, name, span)?;
-                let fail = if self.options.no_overflow {
-                    self.sink
+                let fail = if self.options.property != Spec::UnreachCall {
+                    self.halt
                 } else {
                     self.error_calls.extend(self.point(span));
                     self.cfa.error

@@ -487,6 +487,12 @@ impl<'a> Lowerer<'a> {
 
     pub(super) fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
         self.define_types(&d.node.specifiers, d.span)?;
+        let is_static = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Static)
+        });
+        if is_static {
+            return self.static_declaration(d);
+        }
         for init in &d.node.declarators {
             let declarator = &init.node.declarator;
             if (declarator.node.derived.iter())
@@ -568,6 +574,60 @@ impl<'a> Lowerer<'a> {
             scope.insert(name, binding);
         }
         Ok(())
+    }
+
+    /// A local declared `static`: one object for the whole execution
+    /// (C11 6.2.4p3), zero unless initialised, initialised once where the
+    /// program starts (its initializer is a constant). Lowered at its first
+    /// instance, on a path of its own spliced before the program's start;
+    /// every instance binds the same variables.
+    fn static_declaration(&mut self, d: &'a Node<Declaration>) -> Result<()> {
+        let bindings = match self.statics.get(&d.span.start) {
+            Some(bindings) => bindings.clone(),
+            None => {
+                let (resume, start) = (self.cur, self.cfa.add_location("static"));
+                self.cur = start;
+                let declared = self.static_objects(d);
+                let end = self.cur;
+                self.cur = resume;
+                let bindings = declared?;
+                self.static_starts.push((start, end));
+                self.statics.insert(d.span.start, bindings.clone());
+                bindings
+            }
+        };
+        let scope = self.scopes.last_mut().expect("scope");
+        scope.extend(bindings);
+        Ok(())
+    }
+
+    /// The objects of a `static` local declaration, declared as globals
+    /// are, at the current location.
+    fn static_objects(&mut self, d: &'a Node<Declaration>) -> Result<Vec<(String, Binding)>> {
+        let mut bindings = Vec::new();
+        for init in &d.node.declarators {
+            let declarator = &init.node.declarator;
+            if (declarator.node.derived.iter())
+                .any(|x| matches!(x.node, DerivedDeclarator::Function(_)))
+            {
+                continue;
+            }
+            let name = name_of(&declarator.node).unwrap_or("?").to_string();
+            let (layout, shape) = match self.shape(declarator)? {
+                Shape::Pointer => {
+                    let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
+                    (Layout::Scalar(ty), Shape::Scalar)
+                }
+                shape => match self.declared_layout(&d.node.specifiers, d.span)? {
+                    Some(base) => (base, shape),
+                    None => return Err(self.unsupported(d.span, "a void variable")),
+                },
+            };
+            let initializer = init.node.initializer.as_ref();
+            let binding = self.declare(&name, layout, shape, initializer, true, d.span)?;
+            bindings.push((name, binding));
+        }
+        Ok(bindings)
     }
 
     /// The type of the pointer a declarator of stars only (`T **p`)

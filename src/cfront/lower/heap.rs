@@ -47,6 +47,8 @@ pub(super) struct Heap {
     objects: Term,
     /// The regions of each type number: one array per scalar leaf.
     regions: HashMap<u32, Rc<[Term]>>,
+    /// Under memory safety, the number of live objects (32 bits).
+    pub(super) live: Option<Term>,
 }
 
 /// The type number of the object a pointer to pointers points into.
@@ -153,10 +155,16 @@ impl<'a> Lowerer<'a> {
             let sort = Sort::array(Sort::BitVec(32), Sort::BitVec(64));
             let objects = self.cfa.terms.var("heap.objects", sort);
             self.cfa.vars.extend([next, objects]);
+            let live = (self.options.property == Spec::MemSafety).then(|| {
+                let live = self.cfa.terms.var("heap.live", Sort::BitVec(32));
+                self.cfa.vars.push(live);
+                live
+            });
             self.heap = Some(Heap {
                 next,
                 objects,
                 regions: HashMap::new(),
+                live,
             });
         }
         Ok(self.heap.as_mut().expect("created"))
@@ -164,12 +172,18 @@ impl<'a> Lowerer<'a> {
 
     /// The commands that start the heap empty (prepended to the program).
     pub(super) fn heap_start(&mut self) -> Option<Command> {
-        let (next, objects) = self.heap.as_ref().map(|h| (h.next, h.objects))?;
+        let heap = self.heap.as_ref()?;
+        let (next, objects, live) = (heap.next, heap.objects, heap.live);
         let one = bv(&mut self.cfa.terms, 1, 32);
         let zero = bv(&mut self.cfa.terms, 0, 64);
         let sort = Sort::array(Sort::BitVec(32), Sort::BitVec(64));
         let none = self.cfa.terms.mk(Op::ConstArray(sort), &[zero]);
-        Some(Command::Assign(next, one).then(Command::Assign(objects, none)))
+        let mut start = Command::Assign(next, one).then(Command::Assign(objects, none));
+        if let Some(live) = live {
+            let zero = bv(&mut self.cfa.terms, 0, 32);
+            start = start.then(Command::Assign(live, zero));
+        }
+        Some(start)
     }
 
     /// The type number of objects of `layout` (1 and up).
@@ -266,8 +280,17 @@ impl<'a> Lowerer<'a> {
             let zero = bv(terms, 0, 32);
             terms.eq(rem, zero)
         };
-        let ok = terms.and_all(&[is_live, typed, fits, aligned]);
-        self.undefined_unless(ok, span);
+        // A live object read at another type, or misaligned, is undefined
+        // behaviour of its own (the regions' separation rests on it), not
+        // an invalid dereference: checked first, so that a dereference
+        // past either is a fault of the object or its bounds only.
+        let fine = terms.and_all(&[typed, aligned]);
+        let dead = terms.not(is_live);
+        let fine = terms.or_all(&[dead, fine]);
+        self.undefined_unless(fine, None, span);
+        let terms = &mut self.cfa.terms;
+        let ok = terms.and_all(&[is_live, fits]);
+        self.undefined_unless(ok, Some(Fault::Deref), span);
         let yes = self.cfa.terms.bool(true);
         Ok(Place {
             leaves,
@@ -420,9 +443,9 @@ impl<'a> Lowerer<'a> {
         zeroed: Option<&Layout>,
         span: Span,
     ) -> Result<(Term, CType)> {
-        let (next, objects) = {
+        let (next, objects, counted) = {
             let h = self.heap(span)?;
-            (h.next, h.objects)
+            (h.next, h.objects, h.live)
         };
         let wide = CType::int(64, false);
         let n = self
@@ -437,7 +460,7 @@ impl<'a> Lowerer<'a> {
         let ok = terms.not(no);
         // Allocation succeeds (SV-COMP's rule); an object the encoding
         // cannot number or size ends the path with no verdict.
-        self.undefined_unless(ok, span);
+        self.undefined_unless(ok, None, span);
         let terms = &mut self.cfa.terms;
         let size = terms.mk(Op::Extract(31, 0), &[n]);
         let live = bv(terms, 1 << 31, 32);
@@ -484,6 +507,12 @@ impl<'a> Lowerer<'a> {
         }
         commands.push(Command::Assign(objects, new_objects));
         commands.push(Command::Assign(next, bumped));
+        if let Some(count) = counted {
+            let terms = &mut self.cfa.terms;
+            let one = bv(terms, 1, 32);
+            let more = terms.mk(Op::BvAdd, &[count, one]);
+            commands.push(Command::Assign(count, more));
+        }
         self.emit(Command::Seq(commands), span);
         Ok((result, void))
     }
@@ -497,7 +526,10 @@ impl<'a> Lowerer<'a> {
             }
             return Err(self.unsupported(span, "free of an integer"));
         }
-        let objects = self.heap(span)?.objects;
+        let (objects, live) = {
+            let h = self.heap(span)?;
+            (h.objects, h.live)
+        };
         let (object, offset) = self.split(p.0);
         let terms = &mut self.cfa.terms;
         let null = bv(terms, 0, 64);
@@ -509,14 +541,74 @@ impl<'a> Lowerer<'a> {
         let at_start = terms.eq(offset, zero32);
         let freeable = terms.and_all(&[is_live, at_start]);
         let ok = terms.or_all(&[is_null, freeable]);
-        self.undefined_unless(ok, span);
+        self.undefined_unless(ok, Some(Fault::Free), span);
         let terms = &mut self.cfa.terms;
         let dead_bits = bv(terms, !(1u64 << 63), 64);
         let dead = terms.mk(Op::BvAnd, &[meta, dead_bits]);
         let stored = terms.mk(Op::Store, &[objects, object, dead]);
         let new = terms.mk(Op::Ite, &[is_null, objects, stored]);
-        self.emit(Command::Assign(objects, new), span);
+        let mut command = Command::Assign(objects, new);
+        if let Some(live) = live {
+            let one = bv(terms, 1, 32);
+            let fewer = terms.mk(Op::BvSub, &[live, one]);
+            let new = terms.mk(Op::Ite, &[is_null, live, fewer]);
+            command = command.then(Command::Assign(live, new));
+        }
+        self.emit(command, span);
         Ok(())
+    }
+
+    /// Under memory safety, the checks of valid-memtrack, added once the
+    /// program is lowered: objects still live where `main` returns are lost
+    /// (its locals are gone) unless a global may point to them; where
+    /// `abort` or `exit` ends the execution, and at the head of every
+    /// cycle of the automaton (so that an execution that runs forever is
+    /// checked too), objects still live may be reachable or lost, which
+    /// the count of live objects cannot tell: such a trace is no verdict.
+    /// So the property is proved only where no object is live at any of
+    /// these points; a lost object stays live for ever, so none is lost.
+    pub(super) fn track_memory(&mut self) {
+        let Some(live) = self.heap.as_ref().and_then(|h| h.live) else {
+            return;
+        };
+        let terms = &mut self.cfa.terms;
+        let zero = bv(terms, 0, 32);
+        let none = terms.eq(live, zero);
+        let some = terms.not(none);
+        let lost = if self.globals_hold_pointers() {
+            self.undefined_flag()
+        } else {
+            self.fault_flag(Fault::Memtrack)
+        };
+        let unclear = self.undefined_flag();
+        let done = self.cfa.add_location("done");
+        let mut checks = vec![(self.sink, lost), (self.halt, unclear)];
+        checks.extend(cycle_heads(&self.cfa).into_iter().map(|l| (l, unclear)));
+        let set = self.cfa.terms.bool(true);
+        for (at, flag) in checks {
+            let trap = Command::Assume(some).then(Command::Assign(flag, set));
+            self.cfa.add_edge(at, trap, self.cfa.error);
+        }
+        for end in [self.sink, self.halt] {
+            self.cfa.add_edge(end, Command::Assume(none), done);
+        }
+    }
+
+    /// Whether a global variable or a `static` local has a pointer among
+    /// its scalars.
+    fn globals_hold_pointers(&self) -> bool {
+        let statics = self.statics.values().flatten().map(|(_, b)| b);
+        self.scopes[0].values().chain(statics).any(|b| match b {
+            Binding::Scalar(_, ty) => ty.is_pointer(),
+            Binding::Object(_, layout) => {
+                let mut types = Vec::new();
+                layout.leaf_types(&mut types);
+                types.iter().any(|t| t.is_pointer())
+            }
+            Binding::Memory(m) => m.element.is_pointer(),
+            Binding::Pointer | Binding::Alias(_) => true,
+            Binding::Constant(_) => false,
+        })
     }
 
     /// The type of a pointer declared with `levels` stars over `specs`.
@@ -557,3 +649,36 @@ impl<'a> Lowerer<'a> {
 
 /// The most objects `calloc` writes zeros into one by one.
 const CALLOC_ELEMENTS: i128 = 64;
+
+/// Locations that every cycle of `cfa` reachable from its start passes
+/// through: the targets of the back edges of a depth-first search.
+fn cycle_heads(cfa: &Cfa) -> Vec<Loc> {
+    let n = cfa.labels.len();
+    let mut out: Vec<Vec<Loc>> = vec![Vec::new(); n];
+    for e in &cfa.edges {
+        out[e.from.0 as usize].push(e.to);
+    }
+    // 0: not seen, 1: on the search's path, 2: done.
+    let mut state = vec![0u8; n];
+    let mut heads = Vec::new();
+    let mut stack = vec![(cfa.init, 0usize)];
+    state[cfa.init.0 as usize] = 1;
+    while let Some((at, next)) = stack.pop() {
+        let Some(&to) = out[at.0 as usize].get(next) else {
+            state[at.0 as usize] = 2;
+            continue;
+        };
+        stack.push((at, next + 1));
+        match state[to.0 as usize] {
+            0 => {
+                state[to.0 as usize] = 1;
+                stack.push((to, 0));
+            }
+            1 => heads.push(to),
+            _ => {}
+        }
+    }
+    heads.sort();
+    heads.dedup();
+    heads
+}

@@ -18,7 +18,7 @@ mod undefined;
 
 use super::lines::{LineMap, SourceLine};
 use super::types::{CType, Numbers};
-use super::{FrontError, Options, SourcePoint};
+use super::{FrontError, Options, SourcePoint, Spec};
 use crate::ir::cfa::{Cfa, Command, Loc};
 use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Sort, Term};
@@ -41,8 +41,14 @@ pub struct Program {
     /// The Bool variable set, on the way to the error location, by an array
     /// access out of bounds (undefined behaviour, C11 6.5.6p8): a trace that
     /// ends with it set shows undefined behaviour, not the property's
-    /// violation. None when the program has no such access.
+    /// violation. None when the program has no such access. Under memory
+    /// safety it is also set where the encoding cannot tell whether an
+    /// object still live is lost ([`Lowerer::track_memory`]).
     pub out_of_bounds: Option<Term>,
+    /// Under memory safety: the Bool variables set, on the way to the
+    /// error location, by a violation of each sub-property (a trace that
+    /// ends with one set violates that one).
+    pub violations: Vec<(Term, Fault)>,
     /// The loops of the program, one per inlined instance: where an
     /// SV-COMP correctness witness puts its loop invariants.
     pub loop_heads: Vec<LoopHead>,
@@ -53,6 +59,37 @@ pub struct Program {
     /// The first statement or declaration of `main`'s body, where an
     /// invariant holds before anything has run.
     pub main_start: Option<SourcePoint>,
+}
+
+/// The sub-properties of SV-COMP's valid-memsafety.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// A dereference of NULL, of a dead object, or outside its object.
+    Deref,
+    /// A `free` of something other than the start of a live object.
+    Free,
+    /// An allocated object no longer reachable and never freed.
+    Memtrack,
+}
+
+impl Fault {
+    /// SV-COMP's name of the sub-property, as in `false(valid-deref)`.
+    pub fn property(self) -> &'static str {
+        match self {
+            Fault::Deref => "valid-deref",
+            Fault::Free => "valid-free",
+            Fault::Memtrack => "valid-memtrack",
+        }
+    }
+
+    /// The name of its flag variable.
+    fn flag(self) -> &'static str {
+        match self {
+            Fault::Deref => "invalid-deref",
+            Fault::Free => "invalid-free",
+            Fault::Memtrack => "lost-object",
+        }
+    }
 }
 
 /// A `while` or `for` loop: its head is the location before each
@@ -136,12 +173,28 @@ struct Lowerer<'a> {
     /// The current function instance: labels, pending gotos, exit and return slot.
     frames: Vec<Frame>,
     cur: Loc,
+    /// Where `main` returns.
     sink: Loc,
+    /// Where `abort`, `exit` and, unless they are the property, the error
+    /// functions end the execution (`sink` but under memory safety, whose
+    /// leak check differs there).
+    halt: Loc,
     fresh: usize,
     /// See [`Program::overflow`].
     overflow: Option<Term>,
     /// See [`Program::out_of_bounds`].
     out_of_bounds: Option<Term>,
+    /// See [`Program::violations`].
+    violations: Vec<(Term, Fault)>,
+    /// The `static` locals' bindings, by where their declaration starts.
+    statics: HashMap<usize, Vec<(String, Binding)>>,
+    /// The paths (first and last location) that initialise the `static`
+    /// locals, run before the program.
+    static_starts: Vec<(Loc, Loc)>,
+    /// Whether the place being lowered is only addressed (`&a[i]`), not
+    /// accessed: a failed bounds check there is undefined behaviour, no
+    /// invalid dereference.
+    addressing: bool,
     /// The conditions under which the operand being lowered is evaluated
     /// (the left of `&&`, `||`, the condition of `?:`): its definedness is
     /// assumed under them ([`Lowerer::defined_only_if`]).
@@ -276,6 +329,10 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     let init = cfa.add_location("entry");
     let error = cfa.add_location("error");
     let sink = cfa.add_location("end");
+    let halt = match options.property {
+        super::Spec::MemSafety => cfa.add_location("halt"),
+        _ => sink,
+    };
     cfa.init = init;
     cfa.error = error;
     let overflow = (options.int && options.overflow_flag).then(|| {
@@ -300,9 +357,14 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         frames: Vec::new(),
         cur: init,
         sink,
+        halt,
         fresh: 0,
         overflow,
         out_of_bounds: None,
+        violations: Vec::new(),
+        statics: HashMap::new(),
+        static_starts: Vec::new(),
+        addressing: false,
         guards: Vec::new(),
         typedefs: HashMap::new(),
         typedef_tags: HashMap::new(),
@@ -335,12 +397,23 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
     l.inline(main, "main", &[], true)?;
     let cur = l.cur;
     l.jump(cur, end);
+    l.track_memory();
+    for (start, end) in std::mem::take(&mut l.static_starts) {
+        let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
+        l.jump(entry, start);
+        l.jump(end, old);
+        l.cfa.init = entry;
+    }
     if let Some(start) = l.heap_start() {
         let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
         l.cfa.add_edge(entry, start, old);
         l.cfa.init = entry;
     }
-    if let Some(flag) = l.out_of_bounds {
+    let flags = l.out_of_bounds.into_iter();
+    for flag in flags
+        .chain(l.violations.iter().map(|v| v.0))
+        .collect::<Vec<_>>()
+    {
         // The flag starts false: a new entry clears it.
         let (old, entry) = (l.cfa.init, l.cfa.add_location("entry"));
         let no = l.cfa.terms.bool(false);
@@ -353,6 +426,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         element_types: l.element_types,
         overflow: l.overflow,
         out_of_bounds: l.out_of_bounds,
+        violations: l.violations,
         loop_heads: l.loop_heads,
         error_calls: l.error_calls,
         main_start: l.main_start,

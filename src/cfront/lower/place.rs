@@ -267,7 +267,7 @@ impl<'a> Lowerer<'a> {
         e: &'a Node<Expression>,
         span: Span,
     ) -> Result<(Term, CType)> {
-        let place = self.place(e)?.expect("an lvalue on the heap is a place");
+        let place = (self.addressed_place(e)?).expect("an lvalue on the heap is a place");
         match (place.heap, &place.at[..]) {
             (Some(p), [(_, 0)]) if place.layout.leaves() == place.leaves.len() => {
                 let pointee = self.pointee_for(&place.layout, span)?;
@@ -275,6 +275,15 @@ impl<'a> Lowerer<'a> {
             }
             _ => Err(self.unsupported(span, "the address of a member of an object on the heap")),
         }
+    }
+
+    /// The place `e` for its address only (`&e`): no dereference is
+    /// performed ([`Lowerer::addressing`]).
+    pub(super) fn addressed_place(&mut self, e: &'a Node<Expression>) -> Result<Option<Place>> {
+        let outer = std::mem::replace(&mut self.addressing, true);
+        let place = self.place(e);
+        self.addressing = outer;
+        place
     }
 
     /// The place `*e` (or `e[at]`) for an expression `e` of pointer type.
@@ -558,7 +567,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Sends the path to the error location with the out-of-bounds flag
-    /// set unless `0 <= i < size` (both of type `wide`).
+    /// set unless `0 <= i < size` (both of type `wide`): an invalid
+    /// dereference, under memory safety.
     fn bounds_check(&mut self, i: Term, wide: CType, size: Term, span: Span) {
         let zero = self.num.constant(&mut self.cfa.terms, 0, wide);
         let (le, lt) = match (self.num.int, wide.signed) {
@@ -570,27 +580,52 @@ impl<'a> Lowerer<'a> {
         let above = terms.mk(le, &[zero, i]);
         let below = terms.mk(lt, &[i, size]);
         let inside = terms.mk(Op::And, &[above, below]);
-        self.undefined_unless(inside, span);
+        self.undefined_unless(inside, Some(Fault::Deref), span);
     }
 
-    /// Sends the path to the error location with the out-of-bounds flag
-    /// set (undefined behaviour: a trace ending there is no verdict)
-    /// unless `inside` holds.
-    pub(super) fn undefined_unless(&mut self, inside: Term, span: Span) {
+    /// Unless `inside` holds, sends the path to the error location: under
+    /// memory safety with the flag of `fault` set (a violation), otherwise
+    /// with the out-of-bounds flag set (undefined behaviour: a trace ending
+    /// there is no verdict). A place lowered for its address only
+    /// ([`Lowerer::addressing`]) performs no dereference.
+    pub(super) fn undefined_unless(&mut self, inside: Term, fault: Option<Fault>, span: Span) {
         let Some(inside) = self.guarded_condition(inside) else {
             return;
         };
         let outside = self.cfa.terms.not(inside);
-        let flag = *self.out_of_bounds.get_or_insert_with(|| {
-            let flag = self.cfa.terms.var("out-of-bounds", Sort::Bool);
-            self.cfa.vars.push(flag);
-            flag
-        });
+        let fault = fault.filter(|_| self.options.property == Spec::MemSafety && !self.addressing);
+        let flag = match fault {
+            Some(fault) => {
+                self.error_calls.extend(self.point(span));
+                self.fault_flag(fault)
+            }
+            None => self.undefined_flag(),
+        };
         let set = self.cfa.terms.bool(true);
         let trap = Command::Assume(outside).then(Command::Assign(flag, set));
         self.cfa.add_edge(self.cur, trap, self.cfa.error);
         let next = self.new_loc(span);
         self.cfa.add_edge(self.cur, Command::Assume(inside), next);
         self.cur = next;
+    }
+
+    /// The flag of undefined behaviour ([`Program::out_of_bounds`]).
+    pub(super) fn undefined_flag(&mut self) -> Term {
+        *self.out_of_bounds.get_or_insert_with(|| {
+            let flag = self.cfa.terms.var("out-of-bounds", Sort::Bool);
+            self.cfa.vars.push(flag);
+            flag
+        })
+    }
+
+    /// The flag of a violation of `fault` ([`Program::violations`]).
+    pub(super) fn fault_flag(&mut self, fault: Fault) -> Term {
+        if let Some(&(flag, _)) = self.violations.iter().find(|v| v.1 == fault) {
+            return flag;
+        }
+        let flag = self.cfa.terms.var(fault.flag(), Sort::Bool);
+        self.cfa.vars.push(flag);
+        self.violations.push((flag, fault));
+        flag
     }
 }

@@ -27,6 +27,7 @@
 use super::expr::shift_amount;
 use super::{Lowerer, Span};
 use crate::cfront::types::CType;
+use crate::cfront::Spec;
 use crate::ir::cfa::Command;
 use crate::ir::term::eval::{Evaluator, Value};
 use crate::ir::term::{Op, Term};
@@ -73,7 +74,7 @@ impl<'a> Lowerer<'a> {
     /// operation a violation witness's target); otherwise it is undefined
     /// behaviour.
     fn fits_or_overflows(&mut self, ok: Term, span: Span) {
-        if !self.options.no_overflow {
+        if self.options.property != Spec::NoOverflow {
             return self.defined_only_if(ok, span);
         }
         let Some(ok) = self.guarded_condition(ok) else {
@@ -98,7 +99,7 @@ impl<'a> Lowerer<'a> {
     /// Whether a signed overflow in `ty` is checked: under no-overflow it
     /// is the property; otherwise it is undefined unless `--wrap-signed`.
     fn signed_overflow_checked(&self, ty: CType) -> bool {
-        ty.signed && (self.options.no_overflow || !self.options.wrap_signed)
+        ty.signed && (self.options.property == Spec::NoOverflow || !self.options.wrap_signed)
     }
 
     /// `e`, an exact value under `--int`, within the range of `ty`.

@@ -244,6 +244,10 @@ pub fn check(
             CfaStats::default(),
         );
     }
+    if let Some(invariant) = error_unreachable(cfa, ts) {
+        progress("no path of edges reaches the error location: proved");
+        return (InvariantVerdict::Safe(invariant), CfaStats::default());
+    }
     let mut engine = match Engine::new(cfa, ts, options, backend, budget) {
         Ok(e) => e,
         Err(reason) => return (InvariantVerdict::Unknown(reason), CfaStats::default()),
@@ -259,6 +263,47 @@ pub fn check(
             .map(|s| s.smt.stats().checks)
             .sum::<u64>();
     (verdict, engine.stats)
+}
+
+/// When no path of edges leads from the start to the error location (a
+/// program whose property has nothing to check, such as memory safety
+/// without memory), the invariant that the locations no path reaches are
+/// never current: no search, and an invariant whose check reads only the
+/// program counter (the engine's own would carry every location's facts).
+fn error_unreachable(cfa: &Cfa, ts: &Ts) -> Option<WordInvariant> {
+    let mut reached = HashSet::from([cfa.init]);
+    let mut queue = vec![cfa.init];
+    while let Some(at) = queue.pop() {
+        for e in cfa.edges.iter().filter(|e| e.from == at) {
+            if reached.insert(e.to) {
+                queue.push(e.to);
+            }
+        }
+    }
+    if reached.contains(&cfa.error) {
+        return None;
+    }
+    let mut terms = ts.terms.clone();
+    let (pc, valid) = (ts.states[0].var, ts.states[1].var);
+    let width = terms.sort(pc).bv_width().expect("pc is a bit-vector");
+    let index = crate::ir::cfa::encode::pc_numbers(cfa);
+    let mut never = Vec::new();
+    for l in cfa.live_locations() {
+        if !reached.contains(&l) {
+            let k = terms.bv(BvValue::from_u64(width, index[&l] as u64));
+            let at = terms.eq(pc, k);
+            never.push(terms.not(at));
+        }
+    }
+    let lemmas = never.len();
+    let idle = terms.not(valid);
+    let elsewhere = terms.and_all(&never);
+    let invariant = terms.or_all(&[idle, elsewhere]);
+    Some(WordInvariant {
+        store: Box::new(terms),
+        invariant,
+        lemmas,
+    })
 }
 
 impl<'a> Engine<'a> {
