@@ -247,6 +247,30 @@ int f(int x) {
 }",
         inputs: -3..=3,
     },
+    Case {
+        name: "arrays of pointers: heap objects kept in a local array and a struct member",
+        source: "void *malloc(unsigned long); void free(void *);
+struct table { int n; int *slot[2]; };
+int f(int x) {
+  int *cells[3];
+  struct table t;
+  cells[0] = (int *) malloc(sizeof(int));
+  cells[1] = (int *) malloc(sizeof(int));
+  cells[2] = (int *) malloc(sizeof(int));
+  *cells[0] = 1;
+  *cells[1] = x + 1;
+  *cells[2] = 2 * x + 1;
+  t.n = 2;
+  t.slot[0] = cells[2];
+  t.slot[1] = 0;
+  int r = *cells[x & 1] + *t.slot[0] * 10 + (t.slot[1] == 0);
+  free(cells[0]);
+  free(cells[1]);
+  free(cells[2]);
+  return r;
+}",
+        inputs: -3..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {
@@ -527,5 +551,47 @@ fn aggregates_and_aliases_export_to_vmt_with_the_same_verdict() {
             );
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Recursion is inlined to a depth of the call stack: a counterexample
+/// within it is found (gcc computes the value that reaches the error), and
+/// a recursion that may go deeper answers unknown, naming the reason.
+#[test]
+fn recursion_is_inlined_to_a_depth() {
+    let dir = std::env::temp_dir().join(format!("invar-c-recursion-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let functions = "int odd(int n);
+int even(int n) { if (n == 0) return 1; return odd(n - 1); }
+int odd(int n) { if (n == 0) return 0; return even(n - 1); }
+int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }
+";
+    let table = common::gcc_run(
+        &dir,
+        "recursion",
+        &format!(
+            "#include <stdio.h>\n{functions}int main(void) {{ for (int x = 0; x <= 4; x++) printf(\"%d \", even(x) * 100 + sum(x)); return 0; }}\n"
+        ),
+        &[],
+    );
+    // The error below is reached where the value is 110.
+    assert!(table.split_whitespace().any(|v| v == "110"), "gcc: {table}");
+    let program = format!(
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n{functions}\
+         int main(void) {{\n  int x = __VERIFIER_nondet_int();\n  if (x < 0 || x > 4) return 0;\n\
+         if (even(x) * 100 + sum(x) == 110) reach_error();\n  return 0;\n}}\n"
+    );
+    let (got, detail) = common::check_c(&program, &dir.join("shallow.c"), &["--timeout", "60"]);
+    assert_eq!(got, "false", "{detail}");
+    // sum(1000) recurses deeper than any depth invar inlines to.
+    let deep = program
+        .replace("x > 4", "x > 1000")
+        .replace("== 110", "< 0");
+    let (got, detail) = common::check_c(&deep, &dir.join("deep.c"), &["--timeout", "60"]);
+    assert_eq!(got, "unknown", "{detail}");
+    assert!(
+        detail.contains("a recursive call deeper than the program is inlined to is reachable"),
+        "{detail}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -257,10 +257,17 @@ pub fn convert(
                 .map_err(|e| format!("{}: {e}", input.display()))?;
             super::check::show_lowering(c, false, &model);
             let program = &model.program;
-            if let Some(flag) = program.out_of_bounds {
-                let name = program.cfa.terms.var_name(flag).unwrap_or("?");
+            let notes = [
+                (program.out_of_bounds, "an array access out of bounds"),
+                (
+                    program.cut,
+                    "a recursive call deeper than the program is inlined to",
+                ),
+            ];
+            for (flag, what) in notes.iter().filter_map(|(f, w)| Some((f.as_ref()?, w))) {
+                let name = program.cfa.terms.var_name(*flag).unwrap_or("?");
                 eprintln!(
-                    "invar: note: {}: an array access out of bounds also reaches the error location, with `{name}` set",
+                    "invar: note: {}: {what} also reaches the error location, with `{name}` set",
                     input.display()
                 );
             }

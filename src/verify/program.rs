@@ -47,10 +47,17 @@ fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
             witness: Witness::Word(words),
             ..
         } => {
-            if out_of_bounds_at_end(model, words) {
+            let steps = words.states.len();
+            if (model.program.cut).is_some_and(|flag| set_at_end(model, words, flag)) {
+                // The program is inlined to a depth; this execution
+                // recurses deeper, where the encoding does not follow.
+                run.answer = Answer::Unknown(format!(
+                    "a recursive call deeper than the program is inlined to is reachable \
+                     ({steps} steps), so neither verdict"
+                ));
+            } else if out_of_bounds_at_end(model, words) {
                 // The path reaches undefined behaviour, which the property
                 // does not speak of; what would follow is anybody's guess.
-                let steps = words.states.len();
                 run.answer = Answer::Unknown(match model.options.property {
                     crate::cfront::Spec::MemSafety => format!(
                         "undefined behaviour, or objects still live where the execution ends or \

@@ -20,9 +20,7 @@ impl<'a> Lowerer<'a> {
         args: &[Arg],
         is_main: bool,
     ) -> Result<Option<(Term, CType)>> {
-        if self.active.iter().any(|a| a == name) {
-            return Err(self.unsupported(f.declarator.span, format!("recursion (`{name}`)")));
-        }
+        let recursive = self.active.iter().any(|a| a == name);
         let stars = (f.declarator.node.derived.iter())
             .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
             .count();
@@ -33,6 +31,28 @@ impl<'a> Lowerer<'a> {
             self.declared_type(&f.specifiers, f.declarator.span)?
         };
         let ret = ret_ty.map(|t| (self.new_var(&format!("{name}::return"), t), t));
+        if recursive {
+            // Past the instance budget the lowering is redone shallower
+            // ([`super::lower`]): the rest is cut at once.
+            let spent = self.recursion.1 >= super::RECURSIVE_INSTANCES;
+            if spent {
+                self.recursion.1 += 1;
+            }
+            if spent || self.active.len() >= self.recursion.0 {
+                // Deeper than inlined: no verdict if an execution gets here.
+                let flag = *self.cut.get_or_insert_with(|| {
+                    let flag = self.cfa.terms.var("recursion-cut", Sort::Bool);
+                    self.cfa.vars.push(flag);
+                    flag
+                });
+                let set = self.cfa.terms.bool(true);
+                self.cfa
+                    .add_edge(self.cur, Command::Assign(flag, set), self.cfa.error);
+                self.cur = self.new_loc(f.declarator.span);
+                return Ok(ret);
+            }
+            self.recursion.1 += 1;
+        }
         let exit = self.new_loc(f.declarator.span);
         self.active.push(name.to_string());
         self.scopes.push(HashMap::new());

@@ -35,6 +35,22 @@ fn enum_key(e: &Node<EnumType>) -> TagKey {
 
 /// The tag of a struct named without its members (`struct s`), if
 /// `specs` name one.
+/// The stars of an array of pointers' declarator (`T **a[n]`: 2), which
+/// lang-c lists before the array's dimensions; 0 for other declarators.
+fn leading_pointers(d: &Declarator) -> usize {
+    let stars = (d.derived.iter())
+        .take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .count();
+    let rest = &d.derived[stars..];
+    let arrays =
+        !rest.is_empty() && (rest.iter()).all(|x| matches!(x.node, DerivedDeclarator::Array(_)));
+    if arrays {
+        stars
+    } else {
+        0
+    }
+}
+
 fn forward_tag(specs: &[Node<DeclarationSpecifier>]) -> Option<String> {
     specs.iter().find_map(|s| match &s.node {
         DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
@@ -228,7 +244,10 @@ impl<'a> Lowerer<'a> {
                         let levels = declarator.node.derived.len();
                         Some(Layout::Scalar(self.pointer_type(&specs, levels, sd.span)?))
                     }
-                    _ => self.base_layout(&specs, f.span)?,
+                    _ => match self.pointer_elements(&specs, declarator)? {
+                        Some(pointer) => Some(pointer),
+                        None => self.base_layout(&specs, f.span)?,
+                    },
                 };
                 let Some(base) = base else {
                     return Err(self.unsupported(f.span, "a void member"));
@@ -378,6 +397,16 @@ impl<'a> Lowerer<'a> {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
         self.define_types(&d.node.specifiers, d.span)?;
+        if typedef && is_function {
+            // A function type (`typedef int f(int);`): pointers to it are
+            // values; what it returns and takes is not needed.
+            for init in &d.node.declarators {
+                if let Some(name) = name_of(&init.node.declarator.node) {
+                    self.function_typedefs.insert(name.to_string());
+                }
+            }
+            return Ok(());
+        }
         // Prototypes (the calls decide) and bare tag declarations (`struct s {…};`).
         if is_function || d.node.declarators.is_empty() {
             return Ok(());
@@ -401,7 +430,13 @@ impl<'a> Lowerer<'a> {
                         let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                         return Ok(Some(Layout::Scalar(ty)));
                     }
-                    match self.declared_layout(&d.node.specifiers, d.span)? {
+                    let specs = type_specifiers(&d.node.specifiers);
+                    let elements = self.pointer_elements(&specs, declarator)?;
+                    let base = match elements {
+                        Some(pointer) => Some(pointer),
+                        None => self.declared_layout(&d.node.specifiers, d.span)?,
+                    };
+                    match base {
                         None if matches!(shape, Shape::Scalar) => Ok(None),
                         None => Err(self.unsupported(d.span, "an array of void")),
                         Some(base) => self.object_layout(base, &shape, declarator.span).map(Some),
@@ -426,7 +461,8 @@ impl<'a> Lowerer<'a> {
                         shapes.push((Some(Layout::Scalar(ty)), Shape::Scalar));
                         continue;
                     }
-                    shapes.push((None, shape));
+                    let specs = type_specifiers(&d.node.specifiers);
+                    shapes.push((self.pointer_elements(&specs, declarator)?, shape));
                 }
                 Ok((base, shapes))
             });
@@ -558,7 +594,12 @@ impl<'a> Lowerer<'a> {
                 scope.insert(name, binding);
                 continue;
             }
-            let Some(base) = self.declared_layout(&d.node.specifiers, d.span)? else {
+            let specs = type_specifiers(&d.node.specifiers);
+            let base = match self.pointer_elements(&specs, declarator)? {
+                Some(pointer) => Some(pointer),
+                None => self.declared_layout(&d.node.specifiers, d.span)?,
+            };
+            let Some(base) = base else {
                 return Err(self.unsupported(d.span, "a void variable"));
             };
             // An uninitialised local holds an indeterminate value each time.
@@ -618,16 +659,38 @@ impl<'a> Lowerer<'a> {
                     let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                     (Layout::Scalar(ty), Shape::Scalar)
                 }
-                shape => match self.declared_layout(&d.node.specifiers, d.span)? {
-                    Some(base) => (base, shape),
-                    None => return Err(self.unsupported(d.span, "a void variable")),
-                },
+                shape => {
+                    let specs = type_specifiers(&d.node.specifiers);
+                    let base = match self.pointer_elements(&specs, declarator)? {
+                        Some(pointer) => Some(pointer),
+                        None => self.declared_layout(&d.node.specifiers, d.span)?,
+                    };
+                    match base {
+                        Some(base) => (base, shape),
+                        None => return Err(self.unsupported(d.span, "a void variable")),
+                    }
+                }
             };
             let initializer = init.node.initializer.as_ref();
             let binding = self.declare(&name, layout, shape, initializer, true, d.span)?;
             bindings.push((name, binding));
         }
         Ok(bindings)
+    }
+
+    /// The element type of an array of pointers declared by `d` over
+    /// `specs` (None for other declarators).
+    pub(super) fn pointer_elements(
+        &self,
+        specs: &[&TypeSpecifier],
+        d: &Node<Declarator>,
+    ) -> Result<Option<Layout>> {
+        match leading_pointers(&d.node) {
+            0 => Ok(None),
+            stars => Ok(Some(Layout::Scalar(
+                self.pointer_type(specs, stars, d.span)?,
+            ))),
+        }
     }
 
     /// The type of the pointer a declarator of stars only (`T **p`)
@@ -676,8 +739,11 @@ impl<'a> Lowerer<'a> {
         if (derived.iter()).all(|x| matches!(x.node, DerivedDeclarator::Pointer(_))) {
             return Ok(Shape::Pointer);
         }
+        // An array of pointers (`T *a[n]`: lang-c lists the stars first):
+        // its elements' type is the pointer ([`Lowerer::pointer_elements`]).
+        let stars = leading_pointers(&d.node);
         let mut dims = Vec::new();
-        for (k, one) in derived.iter().enumerate() {
+        for (k, one) in derived[stars..].iter().enumerate() {
             let DerivedDeclarator::Array(a) = &one.node else {
                 let what = match one.node {
                     DerivedDeclarator::Pointer(_) => "arrays of pointers or pointers to arrays",

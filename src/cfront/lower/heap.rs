@@ -36,6 +36,9 @@ pub(super) enum Pointee {
     Scalar(CType),
     /// A struct type, resolved when it is used (a struct may point to itself).
     Struct(TagKey),
+    /// A function type: such a pointer is stored, copied and compared, but
+    /// a call through it is refused.
+    Function,
 }
 
 /// The heap's variables.
@@ -136,6 +139,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn pointee_layout(&self, ty: CType, span: Span) -> Result<Option<Layout>> {
         match self.pointee_of(ty) {
             Pointee::Void => Ok(None),
+            Pointee::Function => Err(self.unsupported(span, "function pointers (used)")),
             Pointee::Scalar(t) => Ok(Some(Layout::Scalar(t))),
             Pointee::Struct(key) => match self.records.get(&key) {
                 Some(Ok(r)) => Ok(Some(Layout::Struct(r.clone()))),
@@ -628,7 +632,11 @@ impl<'a> Lowerer<'a> {
             TypeSpecifier::TypedefName(n) => self.typedef_tags.get(&n.node.name).cloned(),
             _ => None,
         });
+        let function = specs.iter().any(|s| {
+            matches!(s, TypeSpecifier::TypedefName(n) if self.function_typedefs.contains(&n.node.name))
+        });
         let mut pointee = match tag {
+            _ if function => Pointee::Function,
             Some(tag) => Pointee::Struct(TagKey::Tag(tag)),
             None => match self.base_layout(specs, span)? {
                 None => Pointee::Void,

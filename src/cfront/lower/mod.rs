@@ -45,6 +45,10 @@ pub struct Program {
     /// safety it is also set where the encoding cannot tell whether an
     /// object still live is lost ([`Lowerer::track_memory`]).
     pub out_of_bounds: Option<Term>,
+    /// The Bool variable set, on the way to the error location, by a
+    /// recursive call deeper than the program was inlined to ([`lower`]):
+    /// a trace that ends with it set is no verdict.
+    pub cut: Option<Term>,
     /// Under memory safety: the Bool variables set, on the way to the
     /// error location, by a violation of each sub-property (a trace that
     /// ends with one set violates that one).
@@ -184,6 +188,10 @@ struct Lowerer<'a> {
     overflow: Option<Term>,
     /// See [`Program::out_of_bounds`].
     out_of_bounds: Option<Term>,
+    /// See [`Program::cut`].
+    cut: Option<Term>,
+    /// The depth recursion is inlined to, and the recursive calls inlined.
+    recursion: (usize, usize),
     /// See [`Program::violations`].
     violations: Vec<(Term, Fault)>,
     /// The `static` locals' bindings, by where their declaration starts.
@@ -205,6 +213,8 @@ struct Lowerer<'a> {
     /// Global typedefs of a struct tag named before its members
     /// (`typedef struct s s;`): the tag, resolved where the name is used.
     typedef_tags: HashMap<String, String>,
+    /// Global typedefs of function types (`typedef int f(int);`).
+    function_typedefs: std::collections::HashSet<String>,
     /// Extern globals of unsupported types (from headers): refused when used.
     refused: HashMap<String, FrontError>,
     /// See [`Program::loop_heads`].
@@ -323,8 +333,39 @@ fn may_branch(e: &Expression) -> bool {
     })
 }
 
-/// Lowers a translation unit whose `main` is the entry point.
+/// The deepest call stack a recursive program is inlined to, at first.
+const RECURSION_DEPTH: usize = 8;
+
+/// The most instances of recursive calls inlined; beyond them the depth
+/// is halved and the program lowered again.
+const RECURSIVE_INSTANCES: usize = 1024;
+
+/// Lowers a translation unit whose `main` is the entry point. A recursive
+/// program is inlined up to a depth of the call stack; a call beyond it
+/// reaches the error location with the flag [`Program::cut`] set, so a
+/// proof shows that no execution recurses deeper, and a trace through it is
+/// no verdict. The depth starts at [`RECURSION_DEPTH`] and is halved until
+/// at most [`RECURSIVE_INSTANCES`] recursive calls are inlined (a function
+/// calling itself twice doubles them per level).
 pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<Program> {
+    let mut depth = RECURSION_DEPTH;
+    loop {
+        let (program, instances) = lower_to_depth(source, unit, options, depth)?;
+        if instances <= RECURSIVE_INSTANCES || depth == 1 {
+            return Ok(program);
+        }
+        depth /= 2;
+    }
+}
+
+/// Lowers with recursion inlined to `depth`: the program and the number of
+/// recursive calls inlined.
+fn lower_to_depth(
+    source: &str,
+    unit: &TranslationUnit,
+    options: &Options,
+    depth: usize,
+) -> Result<(Program, usize)> {
     let mut cfa = Cfa::default();
     let init = cfa.add_location("entry");
     let error = cfa.add_location("error");
@@ -361,6 +402,8 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         fresh: 0,
         overflow,
         out_of_bounds: None,
+        cut: None,
+        recursion: (depth, 0),
         violations: Vec::new(),
         statics: HashMap::new(),
         static_starts: Vec::new(),
@@ -369,6 +412,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         typedefs: HashMap::new(),
         typedef_tags: HashMap::new(),
         refused: HashMap::new(),
+        function_typedefs: Default::default(),
         loop_heads: Vec::new(),
         error_calls: Vec::new(),
         main_start: None,
@@ -409,7 +453,7 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         l.cfa.add_edge(entry, start, old);
         l.cfa.init = entry;
     }
-    let flags = l.out_of_bounds.into_iter();
+    let flags = l.out_of_bounds.into_iter().chain(l.cut);
     for flag in flags
         .chain(l.violations.iter().map(|v| v.0))
         .collect::<Vec<_>>()
@@ -420,17 +464,20 @@ pub fn lower(source: &str, unit: &TranslationUnit, options: &Options) -> Result<
         l.cfa.add_edge(entry, Command::Assign(flag, no), old);
         l.cfa.init = entry;
     }
-    Ok(Program {
+    let instances = l.recursion.1;
+    let program = Program {
         cfa: l.cfa,
         types: l.types,
         element_types: l.element_types,
         overflow: l.overflow,
         out_of_bounds: l.out_of_bounds,
+        cut: l.cut,
         violations: l.violations,
         loop_heads: l.loop_heads,
         error_calls: l.error_calls,
         main_start: l.main_start,
-    })
+    };
+    Ok((program, instances))
 }
 
 impl<'a> Lowerer<'a> {

@@ -543,6 +543,13 @@ pub struct Affine {
     pub equalities: Vec<Vec<Equality>>,
 }
 
+/// The most variables of one sort the analysis takes: its hulls cost a
+/// power of their number per join (a recursive program inlined 256 times
+/// has thousands, and the analysis did not end in a minute). Every program
+/// of the C sets has at most 115; a larger group is left without
+/// equalities, which only makes the facts fewer.
+const MAX_VARIABLES: usize = 256;
+
 /// Karr's analysis of `cfa`.
 pub fn analyse_cfa(cfa: &Cfa) -> Affine {
     let mut out = vec![Vec::new(); cfa.labels.len()];
@@ -569,6 +576,9 @@ pub fn analyse_cfa(cfa: &Cfa) -> Affine {
             .copied()
             .filter(|&v| *cfa.terms.sort(v) == sort)
             .collect();
+        if vars.len() > MAX_VARIABLES {
+            continue;
+        }
         let group = Group {
             terms: &cfa.terms,
             sort: sort.clone(),
