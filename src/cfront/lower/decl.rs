@@ -430,13 +430,7 @@ impl<'a> Lowerer<'a> {
                         let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                         return Ok(Some(Layout::Scalar(ty)));
                     }
-                    let specs = type_specifiers(&d.node.specifiers);
-                    let elements = self.pointer_elements(&specs, declarator)?;
-                    let base = match elements {
-                        Some(pointer) => Some(pointer),
-                        None => self.declared_layout(&d.node.specifiers, d.span)?,
-                    };
-                    match base {
+                    match self.element_layout(&d.node.specifiers, declarator, d.span)? {
                         None if matches!(shape, Shape::Scalar) => Ok(None),
                         None => Err(self.unsupported(d.span, "an array of void")),
                         Some(base) => self.object_layout(base, &shape, declarator.span).map(Some),
@@ -594,11 +588,7 @@ impl<'a> Lowerer<'a> {
                 scope.insert(name, binding);
                 continue;
             }
-            let specs = type_specifiers(&d.node.specifiers);
-            let base = match self.pointer_elements(&specs, declarator)? {
-                Some(pointer) => Some(pointer),
-                None => self.declared_layout(&d.node.specifiers, d.span)?,
-            };
+            let base = self.element_layout(&d.node.specifiers, declarator, d.span)?;
             let Some(base) = base else {
                 return Err(self.unsupported(d.span, "a void variable"));
             };
@@ -659,17 +649,10 @@ impl<'a> Lowerer<'a> {
                     let ty = self.declared_pointer(&d.node.specifiers, declarator)?;
                     (Layout::Scalar(ty), Shape::Scalar)
                 }
-                shape => {
-                    let specs = type_specifiers(&d.node.specifiers);
-                    let base = match self.pointer_elements(&specs, declarator)? {
-                        Some(pointer) => Some(pointer),
-                        None => self.declared_layout(&d.node.specifiers, d.span)?,
-                    };
-                    match base {
-                        Some(base) => (base, shape),
-                        None => return Err(self.unsupported(d.span, "a void variable")),
-                    }
-                }
+                shape => match self.element_layout(&d.node.specifiers, declarator, d.span)? {
+                    Some(base) => (base, shape),
+                    None => return Err(self.unsupported(d.span, "a void variable")),
+                },
             };
             let initializer = init.node.initializer.as_ref();
             let binding = self.declare(&name, layout, shape, initializer, true, d.span)?;
@@ -690,6 +673,21 @@ impl<'a> Lowerer<'a> {
             stars => Ok(Some(Layout::Scalar(
                 self.pointer_type(specs, stars, d.span)?,
             ))),
+        }
+    }
+
+    /// The type a declarator's object (or array's element) has over
+    /// `specs`: the pointer of an array of pointers, else the specifiers'
+    /// type (None: void).
+    fn element_layout(
+        &self,
+        specs: &[Node<DeclarationSpecifier>],
+        d: &Node<Declarator>,
+        span: Span,
+    ) -> Result<Option<Layout>> {
+        match self.pointer_elements(&type_specifiers(specs), d)? {
+            Some(pointer) => Ok(Some(pointer)),
+            None => self.declared_layout(specs, span),
         }
     }
 
