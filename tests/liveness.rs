@@ -272,3 +272,253 @@ fn lassos_name_their_loop_in_json_and_vcd() {
         "{checked} lassos, {later} with a later loop"
     );
 }
+
+/// The random circuit as BTOR2: one `bitvec 1` node per AIGER variable,
+/// negation by negative ids, its justice, fairness and constraints as
+/// BTOR2's own.
+fn btor2_of(a: &Aiger) -> String {
+    let mut out = String::from("1 sort bitvec 1\n2 zero 1\n3 one 1\n");
+    let mut next_id = 4u64;
+    let mut node = vec![2u64; a.maxvar as usize + 1];
+    let mut line = |text: String, out: &mut String| -> u64 {
+        let id = next_id;
+        next_id += 1;
+        out.push_str(&format!("{id} {text}\n"));
+        id
+    };
+    for (k, &i) in a.inputs.iter().enumerate() {
+        node[(i >> 1) as usize] = line(format!("input 1 i{k}"), &mut out);
+    }
+    for (k, l) in a.latches.iter().enumerate() {
+        node[(l.lit >> 1) as usize] = line(format!("state 1 l{k}"), &mut out);
+    }
+    let arg = |node: &[u64], lit: u32| -> String {
+        let id = node[(lit >> 1) as usize];
+        if lit & 1 == 1 {
+            format!("-{id}")
+        } else {
+            id.to_string()
+        }
+    };
+    for g in &a.ands {
+        let text = format!("and 1 {} {}", arg(&node, g.rhs0), arg(&node, g.rhs1));
+        node[(g.lhs >> 1) as usize] = line(text, &mut out);
+    }
+    for l in &a.latches {
+        let state = node[(l.lit >> 1) as usize];
+        match l.reset {
+            Reset::Zero => line(format!("init 1 {state} 2"), &mut out),
+            Reset::One => line(format!("init 1 {state} 3"), &mut out),
+            _ => 0,
+        };
+        line(format!("next 1 {state} {}", arg(&node, l.next)), &mut out);
+    }
+    for &c in &a.constraints {
+        line(format!("constraint {}", arg(&node, c)), &mut out);
+    }
+    for &f in &a.fairness {
+        line(format!("fair {}", arg(&node, f)), &mut out);
+    }
+    let signals: Vec<String> = a.justice[0].iter().map(|&s| arg(&node, s)).collect();
+    let text = format!("justice {} {}", signals.len(), signals.join(" "));
+    line(text, &mut out);
+    out
+}
+
+/// The random circuit as VMT, where its property has a VMT form (one
+/// justice signal `s`, no fairness: `:live-property (not s)`); the
+/// constraints are part of the transition relation, which an infinite run
+/// takes in every step.
+fn vmt_of(a: &Aiger) -> Option<String> {
+    if a.justice[0].len() != 1 || !a.fairness.is_empty() {
+        return None;
+    }
+    let mut name = vec!["false".to_string(); a.maxvar as usize + 1];
+    let mut out = String::new();
+    for (k, &i) in a.inputs.iter().enumerate() {
+        out += &format!("(declare-fun i{k} () Bool)\n");
+        name[(i >> 1) as usize] = format!("i{k}");
+    }
+    for (k, l) in a.latches.iter().enumerate() {
+        out += &format!("(declare-fun l{k} () Bool)\n(declare-fun l{k}.next () Bool)\n");
+        out += &format!("(define-fun s{k} () Bool (! l{k} :next l{k}.next))\n");
+        name[(l.lit >> 1) as usize] = format!("l{k}");
+    }
+    let term = |name: &[String], lit: u32| -> String {
+        let n = &name[(lit >> 1) as usize];
+        if lit & 1 == 1 {
+            format!("(not {n})")
+        } else {
+            n.clone()
+        }
+    };
+    for g in &a.ands {
+        let v = g.lhs >> 1;
+        let body = format!("(and {} {})", term(&name, g.rhs0), term(&name, g.rhs1));
+        out += &format!("(define-fun g{v} () Bool {body})\n");
+        name[v as usize] = format!("g{v}");
+    }
+    let mut init = vec!["true".to_string(), "true".to_string()];
+    let mut trans = init.clone();
+    for (k, l) in a.latches.iter().enumerate() {
+        match l.reset {
+            Reset::Zero => init.push(format!("(not l{k})")),
+            Reset::One => init.push(format!("l{k}")),
+            _ => {}
+        }
+        trans.push(format!("(= l{k}.next {})", term(&name, l.next)));
+    }
+    trans.extend(a.constraints.iter().map(|&c| term(&name, c)));
+    out += &format!(
+        "(define-fun init () Bool (! (and {}) :init true))\n",
+        init.join(" ")
+    );
+    out += &format!(
+        "(define-fun trans () Bool (! (and {}) :trans true))\n",
+        trans.join(" ")
+    );
+    let live = format!("(not {})", term(&name, a.justice[0][0]));
+    out += &format!("(define-fun live () Bool (! {live} :live-property 0))\n");
+    Some(out)
+}
+
+/// An AIGER witness (for aigsim) of a word-level lasso of the random
+/// circuit: its first state's latch values and each step's inputs, by
+/// name (`l3`, `i0`) and value, in the order of the circuit's latches and
+/// inputs.
+fn aiger_witness_of(a: &Aiger, first: &[(String, bool)], steps: &[Vec<(String, bool)>]) -> String {
+    let value = |pairs: &[(String, bool)], name: &str| -> char {
+        let found = pairs.iter().find(|(n, _)| n == name);
+        match found {
+            Some((_, true)) => '1',
+            Some((_, false)) => '0',
+            None => panic!("no value of {name} in {pairs:?}"),
+        }
+    };
+    let mut out = String::from("1\nj0\n");
+    out.extend((0..a.latches.len()).map(|k| value(first, &format!("l{k}"))));
+    out.push('\n');
+    for step in steps {
+        out.extend((0..a.inputs.len()).map(|k| value(step, &format!("i{k}"))));
+        out.push('\n');
+    }
+    out.push_str(".\n");
+    out
+}
+
+/// The values of a BTOR2 witness of a `bitvec 1` model: the first
+/// frame's states and each frame's inputs, by name.
+type Frames = (Vec<(String, bool)>, Vec<Vec<(String, bool)>>);
+
+fn btor2_frames(witness: &str) -> Frames {
+    let (mut first, mut steps) = (Vec::new(), Vec::<Vec<(String, bool)>>::new());
+    let mut in_inputs = false;
+    for line in witness.lines().skip(2) {
+        if line.starts_with('#') {
+            in_inputs = false;
+        } else if line.starts_with('@') {
+            in_inputs = true;
+            steps.push(Vec::new());
+        } else if let [_, bits, label] = line.split(' ').collect::<Vec<_>>()[..] {
+            let name = label.split(['#', '@']).next().unwrap().to_string();
+            let pair = (name, bits == "1");
+            if steps.is_empty() {
+                first.push(pair);
+            } else if let (true, Some(step)) = (in_inputs, steps.last_mut()) {
+                step.push(pair);
+            }
+        }
+    }
+    (first, steps)
+}
+
+/// The values of a VMT counterexample (`(and (= l0 true) (= i0 false))` per
+/// step) of the random circuit, by name.
+fn vmt_frames(trace: &str) -> Frames {
+    let steps: Vec<Vec<(String, bool)>> = (trace.lines())
+        .filter(|l| l.starts_with("(and"))
+        .map(|l| {
+            l.split("(= ")
+                .skip(1)
+                .map(|eq| {
+                    let mut words = eq.split([' ', ')']);
+                    let name = words.next().unwrap().to_string();
+                    (name, words.next() == Some("true"))
+                })
+                .collect()
+        })
+        .collect();
+    (steps.first().cloned().unwrap_or_default(), steps)
+}
+
+/// BTOR2 `justice`/`fair`/`constraint` and VMT `:live-property`, decided on
+/// the same engines: the random circuits written in both formats, every
+/// verdict against the fair-cycle search, every lasso (BTOR2 witness or VMT
+/// counterexample) turned into an AIGER witness by name and checked by
+/// aigsim on the circuit. `INVAR_LIVE_RANDOM=N` runs N circuits (CI: 80).
+#[test]
+fn word_level_liveness_agrees_with_the_search() {
+    let cases: u64 = (std::env::var("INVAR_LIVE_RANDOM").ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(80);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("liveness-word");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut decided, mut lassos, mut vmt_cases) = (0, 0, 0);
+    for case in 0..cases {
+        let mut rng = Rng::new(9000 + case);
+        let a = random_circuit(&mut rng);
+        let expected = fails(&a);
+        let aag = dir.join(format!("case{case}.aag"));
+        std::fs::write(&aag, write_ascii(&a)).unwrap();
+        let mut models = vec![("btor2", btor2_of(&a))];
+        if let Some(text) = vmt_of(&a) {
+            models.push(("vmt", text));
+            vmt_cases += 1;
+        }
+        for (ext, text) in models {
+            let model = dir.join(format!("case{case}.{ext}"));
+            std::fs::write(&model, text).unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_invar"))
+                .args(["check", "--witness", "--timeout", "10"])
+                .arg(&model)
+                .output()
+                .unwrap();
+            let says = String::from_utf8_lossy(&out.stdout).into_owned();
+            match out.status.code() {
+                Some(10) => {
+                    assert!(
+                        expected,
+                        "case {case} ({ext}): a lasso, and the search finds no fair cycle\n{says}"
+                    );
+                    let (first, steps) = match ext {
+                        "btor2" => btor2_frames(&says),
+                        _ => vmt_frames(&says),
+                    };
+                    let witness = dir.join(format!("case{case}-{ext}.cex"));
+                    std::fs::write(&witness, aiger_witness_of(&a, &first, &steps)).unwrap();
+                    if let Err(why) = common::aigsim_accepts(&aag, &witness) {
+                        panic!("case {case} ({ext}): aigsim rejects the lasso: {why}\n{says}");
+                    }
+                    lassos += 1;
+                    decided += 1;
+                }
+                Some(20) => {
+                    assert!(
+                        !expected,
+                        "case {case} ({ext}): holds, and the search finds a fair cycle"
+                    );
+                    decided += 1;
+                }
+                Some(0) => {}
+                other => panic!(
+                    "case {case} ({ext}): ends with {other:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            }
+        }
+    }
+    let runs = cases as usize + vmt_cases;
+    eprintln!("{runs} word-level models ({vmt_cases} VMT): {decided} decided, {lassos} lassos");
+    assert!(100 * decided >= 95 * runs, "{decided} of {runs} decided");
+    assert!(vmt_cases > 0 && lassos > 0);
+}

@@ -16,7 +16,11 @@
 //!   in the last step too, which would demand a successor of the bad state and
 //!   hide deadlocking counterexamples. Instead a latch `valid` (reset 1, next
 //!   `valid ∧ trans`) records that every transition so far was legal, and each
-//!   bad output is `bad ∧ valid`.
+//!   bad output is `bad ∧ valid`. For liveness `valid` is a fairness
+//!   constraint: an infinite run keeps it for ever.
+//! - Justice (BTOR2 `justice`, VMT `:live-property p` as the justice of
+//!   `¬p`) and fairness become the circuit's justice and fairness, in that
+//!   order: [`Ts::liveness_signals`] numbers them the same way.
 
 mod lift;
 mod words;
@@ -235,6 +239,28 @@ fn blast(ts: &Ts, reset_functions: bool) -> Result<Blasted, Unsupported> {
         let lit = b.bit(p.term)?;
         let bad = b.aig.and(lit, valid);
         b.aig.bad.push(bad);
+    }
+    // Liveness: BTOR2's justice sets, then VMT's `:live-property p` (F G p,
+    // violated where ¬p holds infinitely often: justice of ¬p).
+    for signals in &ts.justice {
+        let lits = signals
+            .iter()
+            .map(|&s| b.bit(s))
+            .collect::<Result<_, _>>()?;
+        b.aig.justice.push(lits);
+    }
+    for p in &ts.live {
+        let lit = b.bit(p.term)?;
+        b.aig.justice.push(vec![!lit]);
+    }
+    for &f in &ts.fairness {
+        let lit = b.bit(f)?;
+        b.aig.fairness.push(lit);
+    }
+    // An infinite run takes a legal transition in every step: `valid`
+    // holding infinitely often (it never comes back) says so.
+    if !b.aig.justice.is_empty() && valid != Lit::TRUE {
+        b.aig.fairness.push(valid);
     }
     Ok(Blasted {
         aig: b.aig,

@@ -71,7 +71,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
     }
     let convention = Convention::of(format, args.witness, args.c.svcomp);
     let start = Instant::now();
-    let unknown_text = Arc::new(Mutex::new(convention.unknown(&[0])));
+    let unknown_text = Arc::new(Mutex::new(convention.unknown(&[0], None)));
     let budget = start_budget(args, unknown_text.clone())?;
     let file = args.file.display().to_string();
     let output = Output {
@@ -122,36 +122,33 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         show_lowering(&args.c, args.verbose, p);
     }
     let asked = args.property.and_then(PropertyArg::index);
-    // A circuit whose only properties are justice properties: `--property
-    // N` picks justice property N (default 0), decided as a lasso search.
-    let justice = match &model {
-        Model::Circuit(a) if a.bad_properties().is_empty() && !a.justice.is_empty() => {
-            let j = asked.unwrap_or(0);
-            if j >= a.justice.len() {
-                return Err(format!(
-                    "{file}: --property {j} is out of range: the model has {} justice properties",
-                    a.justice.len()
-                ));
-            }
-            Some(j)
+    // A model whose only properties are liveness properties (AIGER and
+    // BTOR2 justice, VMT `:live-property`): `--property N` picks liveness
+    // property N (default 0), decided as a lasso search.
+    let (bad, liveness) = match &model {
+        Model::Circuit(a) => (a.bad_properties().len(), a.justice.len()),
+        Model::System(ts) => (ts.bad.len(), ts.liveness_count()),
+        Model::Program(_) => (1, 0),
+    };
+    let justice = match asked.unwrap_or(0) {
+        _ if bad > 0 || liveness == 0 => None,
+        j if j < liveness => Some(j),
+        j => {
+            let have = format!("the model has {liveness} liveness properties");
+            return Err(format!("{file}: --property {j} is out of range: {have}"));
         }
-        _ => None,
     };
     let asked = if justice.is_some() { None } else { asked };
     let props = match &model {
-        Model::Circuit(a) => select_properties(
-            a.bad_properties().len(),
-            !a.justice.is_empty(),
+        Model::Circuit(_) => {
+            select_properties(bad, liveness > 0, asked, &file, "bad, justice or output")?
+        }
+        Model::System(_) => select_properties(
+            bad,
+            liveness > 0,
             asked,
             &file,
-            "bad, justice or output",
-        )?,
-        Model::System(ts) => select_properties(
-            ts.bad.len(),
-            !ts.justice.is_empty(),
-            asked,
-            &file,
-            "bad or justice",
+            "bad, justice or live property",
         )?,
         // A program has one property, unreach-call.
         Model::Program(_) => vec![0],
@@ -172,7 +169,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         }
         return each_property(&context, &props, &budget, &unknown_text);
     }
-    *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = convention.unknown(&props);
+    *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = convention.unknown(&props, justice);
     let Rendered { code, text } = answer(&context, &props, &budget)?;
     print_verdict(&text);
     Ok(code)
@@ -294,14 +291,6 @@ fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Requ
 /// asked, and renders the answer without printing it.
 fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, String> {
     let (args, file) = (cx.args, cx.output.file);
-    if props.is_empty() && cx.justice.is_none() {
-        let reason = "justice properties are not supported yet";
-        let text = cx.output.unknown(props, reason, None);
-        return Ok(Rendered {
-            code: EXIT_UNKNOWN,
-            text,
-        });
-    }
     let request = request(cx, props.to_vec(), budget)?;
     let verbose = args.verbose;
     let mut log = |line: &str| {
@@ -322,13 +311,7 @@ fn answer(cx: &Context, props: &[usize], budget: &Budget) -> Result<Rendered, St
         justice: cx.justice,
         ..cx.output
     };
-    let mut rendered = output.answer(cx.model, props, &run, &unknown_prefix)?;
-    // HWMCC's answer names a justice property `j0` when it names no bad
-    // one; another justice property gets its own number.
-    if let Some(j) = cx.justice.filter(|&j| j > 0) {
-        rendered.text = rendered.text.replacen("\nj0\n", &format!("\nj{j}\n"), 1);
-    }
-    Ok(rendered)
+    output.answer(cx.model, props, &run, &unknown_prefix)
 }
 
 /// Writes the files asked for: on UNSAFE the waveform (`--vcd`) and the
@@ -369,22 +352,21 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
                 }
             }
             if let Some(path) = &args.vcd {
-                let waveform = match (model, witness) {
+                let mut waveform = match (model, witness) {
                     (Model::Circuit(aiger), Witness::Bit(trace)) => {
                         let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
                         let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
                             .map(|v| v.iter().map(|&b| Some(b)).collect())
                             .collect();
-                        let mut waveform = vcd::aiger_waveform(aiger, &init, &inputs);
-                        if let Some(j) = cx.justice {
-                            waveform.mark_loop(render::loop_start(aiger, j, trace)?);
-                        }
-                        waveform
+                        vcd::aiger_waveform(aiger, &init, &inputs)
                     }
                     (Model::System(ts), Witness::Word(words)) => vcd::word_waveform(ts, words),
                     (Model::Program(p), Witness::Word(words)) => vcd::word_waveform(&p.ts, words),
                     _ => return Err("internal error: a trace not on the model's own terms".into()),
                 };
+                if let Some(j) = cx.justice {
+                    waveform.mark_loop(render::loop_start(model, j, witness)?);
+                }
                 write_vcd(path, &waveform, &args.file)?;
             }
         }
@@ -458,7 +440,7 @@ fn write_witness_circuit(
 ) -> Result<(), String> {
     let mut out = Aiger::from_aig(witness);
     out.comments = vec![
-        format!("WITNESS {} {file}", props_text(props)),
+        format!("WITNESS {} {file}", props_text(props, None)),
         "produced by invar".into(),
     ];
     let bytes = match path.extension().and_then(|e| e.to_str()) {
@@ -567,7 +549,7 @@ fn each_property(
         } else if hwmcc {
             format!("2\nb{q}\n.\n")
         } else {
-            cx.output.convention.unknown(&[q])
+            cx.output.convention.unknown(&[q], None)
         };
         named(
             q,

@@ -7,11 +7,9 @@
 
 use super::json::JsonObject;
 use super::svcomp;
-use invar::formats::aiger::Aiger;
 use invar::formats::btor2;
 use invar::formats::vmt;
 use invar::formats::witness::write_aiger_witness;
-use invar::ir::trace::Trace;
 use invar::verify::{Answer, Evidence, Format, Model, Run, Witness};
 use std::time::Instant;
 
@@ -48,22 +46,23 @@ impl Convention {
         }
     }
 
-    /// The text of an unknown answer for `props`.
-    pub fn unknown(self, props: &[usize]) -> String {
+    /// The text of an unknown answer for `props`, or for liveness property
+    /// `justice`.
+    pub fn unknown(self, props: &[usize], justice: Option<usize>) -> String {
         match self {
-            Convention::Hwmcc => format!("2\n{}\n.\n", props_text(props)),
+            Convention::Hwmcc => format!("2\n{}\n.\n", props_text(props, justice)),
             _ => "unknown\n".into(),
         }
     }
 }
 
-/// The properties of an HWMCC answer line: `b0b3`, or `j0` for none (a
-/// justice property).
-pub fn props_text(props: &[usize]) -> String {
-    if props.is_empty() {
-        return "j0".to_string();
+/// The properties of an HWMCC answer line: `b0b3`, or `j1` for justice
+/// property 1.
+pub fn props_text(props: &[usize], justice: Option<usize>) -> String {
+    match justice {
+        Some(j) => format!("j{j}"),
+        None => props.iter().map(|p| format!("b{p}")).collect(),
     }
-    props.iter().map(|p| format!("b{p}")).collect()
 }
 
 /// What `check` prints for one checked run: its exit code and its text
@@ -130,7 +129,8 @@ fn answer(
             witness,
             properties,
         } => {
-            let (counterexample, trace_key) = unsafe_text(convention, model, properties, witness)?;
+            let (counterexample, trace_key) =
+                unsafe_text(convention, model, properties, out.justice, witness)?;
             let text = if json {
                 let mut o = summary(out, "unsafe", properties, Some(run));
                 if let Convention::Svcomp { .. } = convention {
@@ -139,11 +139,8 @@ fn answer(
                 if let (Model::Program(p), Witness::Word(trace)) = (model, witness) {
                     o.string("violated", p.violated(trace));
                 }
-                if let (Some(j), Model::Circuit(aiger), Witness::Bit(trace)) =
-                    (out.justice, model, witness)
-                {
-                    let start = loop_start(aiger, j, trace)?;
-                    o.number("loop_start", start);
+                if let Some(j) = out.justice {
+                    o.number("loop_start", loop_start(model, j, witness)?);
                 }
                 o.number("steps", witness.len())
                     .string(trace_key, &counterexample);
@@ -175,7 +172,7 @@ fn answer(
                 o.finish()
             } else {
                 match convention {
-                    Convention::Hwmcc => format!("0\n{}\n.\n", props_text(props)),
+                    Convention::Hwmcc => format!("0\n{}\n.\n", props_text(props, out.justice)),
                     Convention::Btor2 => "unsat\n".into(),
                     Convention::Vmt { .. } => "safe\n".into(),
                     Convention::Svcomp { .. } => "true\n".into(),
@@ -194,25 +191,40 @@ fn answer(
 }
 
 /// The counterexample in `convention` (without the answer word of VMT and
-/// SV-COMP), and the JSON key it goes under.
+/// SV-COMP), and the JSON key it goes under. A lasso of liveness property
+/// `justice` is named `j<N>`; its loop is implicit, as in HWMCC's
+/// witnesses: the last step leads back to an earlier one.
 fn unsafe_text(
     convention: Convention,
     model: &Model,
     reached: &[usize],
+    justice: Option<usize>,
     witness: &Witness,
 ) -> Result<(String, &'static str), String> {
     Ok(match (convention, model, witness) {
-        (Convention::Hwmcc, _, Witness::Bit(trace)) => {
-            (write_aiger_witness(reached, trace), "witness")
-        }
+        (Convention::Hwmcc, _, Witness::Bit(trace)) => (
+            write_aiger_witness(&props_text(reached, justice), trace),
+            "witness",
+        ),
         (Convention::Btor2, Model::System(ts), Witness::Word(words)) => {
-            (btor2::witness::write_witness(ts, reached, words), "witness")
+            let claim = match justice {
+                Some(j) => format!("j{j}"),
+                None => (reached.iter().map(|p| format!("b{p}")))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            (btor2::witness::write_witness(ts, &claim, words), "witness")
         }
         (Convention::Vmt { witness }, Model::System(ts), Witness::Word(words)) => {
-            let text = match witness {
+            let mut text = match witness {
                 true => format!("unsafe\n{}", vmt::write_trace(ts, words)),
                 false => "unsafe\n".into(),
             };
+            if let (true, Some(j)) = (witness, justice) {
+                let start = invar::check::word::replay_lasso(ts, j, words)
+                    .map_err(|why| format!("internal error: the lasso does not replay ({why})"))?;
+                text += &format!(";; loop: the last step leads back to step {start}\n");
+            }
             (text, "witness")
         }
         (Convention::Svcomp { .. }, Model::Program(p), Witness::Word(words)) => {
@@ -222,11 +234,19 @@ fn unsafe_text(
     })
 }
 
-/// The step that the last step of `lasso`, a counterexample of justice
-/// property `justice`, is followed by again (found by replaying it).
-pub fn loop_start(aiger: &Aiger, justice: usize, lasso: &Trace) -> Result<usize, String> {
-    invar::check::replay::replay_lasso(aiger, justice, &lasso.init, &lasso.inputs)
-        .map_err(|why| format!("internal error: the lasso does not replay ({why})"))
+/// The step that the last step of `lasso`, a counterexample of liveness
+/// property `justice` of `model`, leads back to (found by replaying it).
+pub fn loop_start(model: &Model, justice: usize, lasso: &Witness) -> Result<usize, String> {
+    let start = match (model, lasso) {
+        (Model::Circuit(aiger), Witness::Bit(trace)) => {
+            invar::check::replay::replay_lasso(aiger, justice, &trace.init, &trace.inputs)
+        }
+        (Model::System(ts), Witness::Word(words)) => {
+            invar::check::word::replay_lasso(ts, justice, words)
+        }
+        _ => Err("a lasso not on the model's own terms".into()),
+    };
+    start.map_err(|why| format!("internal error: the lasso does not replay ({why})"))
 }
 
 /// [`Output::unknown`].
@@ -238,7 +258,7 @@ fn unknown(out: &Output, props: &[usize], reason: &str, run: Option<&Run>) -> St
         o.string("reason", reason);
         o.finish()
     } else {
-        out.convention.unknown(props)
+        out.convention.unknown(props, out.justice)
     }
 }
 

@@ -277,7 +277,12 @@ pub fn convert(
         };
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
-            Some("vmt" | "smt2") => vmt::write(&ts).into_bytes(),
+            Some("vmt" | "smt2") => {
+                if let Some(why) = vmt::liveness_unwritable(&ts) {
+                    return Err(format!("{}: cannot write VMT: {why}", input.display()));
+                }
+                vmt::write(&ts).into_bytes()
+            }
             Some("chc") => invar::formats::chc::write(&ts).into_bytes(),
             Some("btor2" | "btor") => btor2::write(&ts)
                 .map_err(|e| format!("{}: {}", input.display(), e.0))?
@@ -316,7 +321,11 @@ pub fn convert(
         // (`ir::resets`): the word-level formats' initial states are
         // constants there.
         Some("vmt" | "smt2") => {
-            vmt::write(&ts_from_aig(&aiger.to_aig().without_resets())).into_bytes()
+            let ts = ts_from_aig(&aiger.to_aig().without_resets());
+            if let Some(why) = vmt::liveness_unwritable(&ts) {
+                return Err(format!("{}: cannot write VMT: {why}", input.display()));
+            }
+            vmt::write(&ts).into_bytes()
         }
         Some("dimspec") => dimspec_of(&aiger.to_aig().without_resets()).into_bytes(),
         Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig().without_resets()))

@@ -11,7 +11,6 @@
 use super::aiger::PropertyKind;
 use super::{Location, ParseError};
 use crate::ir::trace::Trace;
-use std::fmt::Write;
 
 /// A counterexample as read from a witness file; `None` marks an `x`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,18 +151,10 @@ fn parse_vector(line: &str, width: usize, what: &str) -> Result<Vec<Option<bool>
         .collect()
 }
 
-/// Renders a concrete trace as a witness for bad properties `props`.
-pub fn write_aiger_witness(props: &[usize], trace: &Trace) -> String {
-    let mut out = String::from("1\n");
-    for p in props {
-        let _ = write!(out, "b{p}");
-    }
-    // No bad property: the lasso of a justice property (the caller
-    // renumbers another than the first).
-    if props.is_empty() {
-        out.push_str("j0");
-    }
-    out.push('\n');
+/// Renders a concrete trace as an HWMCC witness of the properties
+/// `properties` names (`b0b2`, or `j1` for a justice property's lasso).
+pub fn write_aiger_witness(properties: &str, trace: &Trace) -> String {
+    let mut out = format!("1\n{properties}\n");
     push_bits(&mut out, &trace.init);
     for step in &trace.inputs {
         push_bits(&mut out, step);
@@ -187,7 +178,7 @@ mod tests {
             init: vec![],
             inputs: vec![vec![true, false], vec![false, false]],
         };
-        let text = write_aiger_witness(&[0, 2], &t);
+        let text = write_aiger_witness("b0b2", &t);
         assert_eq!(text, "1\nb0b2\n\n10\n00\n.\n");
         let w = parse_aiger_witness("w", &text, 0, 2).unwrap();
         assert_eq!(

@@ -46,11 +46,14 @@ pub struct Ts {
     pub constraints: Vec<Term>,
     /// Bad-state properties: reaching a state where one is true violates it.
     pub bad: Vec<Property>,
-    /// Fairness constraints (kept, not yet used by any engine).
+    /// Fairness constraints (BTOR2 `fair`): each holds infinitely often on
+    /// a run that violates a liveness property.
     pub fairness: Vec<Term>,
-    /// Justice properties (kept, not yet checked).
+    /// Justice properties (BTOR2 `justice`): violated by an infinite run on
+    /// which every signal holds infinitely often.
     pub justice: Vec<Vec<Term>>,
-    /// Liveness properties of VMT (`:live-property`), kept.
+    /// Liveness properties of VMT (`:live-property p`: F G p, violated by
+    /// an infinite run on which `p` fails infinitely often).
     pub live: Vec<Property>,
     /// Initial predicates for abstraction (VMT `:predicate`), kept.
     pub predicates: Vec<Term>,
@@ -73,7 +76,32 @@ pub struct Cone {
     pub terms: usize,
 }
 
+/// One signal of a liveness property: a term, and the value at which the
+/// signal counts as holding.
+pub type LivenessSignal = (Term, bool);
+
 impl Ts {
+    /// How many liveness properties the system has: its justice properties,
+    /// then its `:live-property` ones, numbered in that order.
+    pub fn liveness_count(&self) -> usize {
+        self.justice.len() + self.live.len()
+    }
+
+    /// The signals of liveness property `j` (see [`Ts::liveness_count`])
+    /// followed by the fairness constraints: a run violates the property
+    /// when each of them holds infinitely often.
+    pub fn liveness_signals(&self, j: usize) -> Option<Vec<LivenessSignal>> {
+        let own: Vec<LivenessSignal> = match self.justice.get(j) {
+            Some(signals) => signals.iter().map(|&s| (s, true)).collect(),
+            None => vec![(self.live.get(j - self.justice.len())?.term, false)],
+        };
+        Some(
+            own.into_iter()
+                .chain(self.fairness.iter().map(|&f| (f, true)))
+                .collect(),
+        )
+    }
+
     /// Every term the system is made of, in a fixed order: each state's
     /// init and next (where present), then init, trans, constraints and the
     /// bad properties. [`Ts::replace_roots`] takes images in this order.

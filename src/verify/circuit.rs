@@ -64,13 +64,11 @@ pub(super) fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<
     Ok(run)
 }
 
-/// Decides justice property `justice` of an AIGER model on its safety
-/// circuit ([`LivenessCircuit`]: liveness to safety), with the engine the
-/// request names; a counterexample is a lasso, replayed on the file's model
-/// as aigsim replays one (the loop closes, every signal and fairness
-/// constraint holds in it), and returned as an AIGER witness of the
-/// model's latches and inputs. A proof is an invariant of the safety
-/// circuit, checked there; no certificate is built for it yet.
+/// Decides justice property `justice` of an AIGER model
+/// ([`check_liveness`]); a lasso is replayed on the file's model as aigsim
+/// replays one (the loop closes, every signal and fairness constraint
+/// holds in it) and returned as an AIGER witness of the model's latches
+/// and inputs.
 pub(super) fn check_justice(
     aiger: &Aiger,
     justice: usize,
@@ -84,6 +82,34 @@ pub(super) fn check_justice(
         ));
     }
     let full = aiger.to_aig().without_resets();
+    let latches = aiger.latches.len();
+    let mut replay = |lasso: Trace| {
+        let init = lasso.init[..latches].to_vec();
+        let start = replay::replay_lasso(aiger, justice, &init, &lasso.inputs)?;
+        let inputs = lasso.inputs;
+        Ok((Witness::Bit(Trace { init, inputs }), start))
+    };
+    check_liveness(&full, justice, request, log, &mut replay)
+}
+
+/// How a lasso of a circuit's model (its latches and inputs, the loop
+/// closed on every latch) becomes the model's own witness: replayed on the
+/// model as read, with the step its last step goes back to.
+pub(super) type LassoReplay<'r> = &'r mut dyn FnMut(Trace) -> Result<(Witness, usize), String>;
+
+/// Decides justice property `justice` of `full` (a circuit without reset
+/// functions) on its safety circuit ([`LivenessCircuit`]: liveness to
+/// safety) with the engine the request names, and under `auto` k-liveness
+/// beside it. A counterexample is a lasso, handed to `replay`; a proof is
+/// an invariant of the safety circuit (or of a k-liveness circuit),
+/// checked there; no certificate is built for it yet.
+pub(super) fn check_liveness(
+    full: &Aig,
+    justice: usize,
+    request: &Request,
+    log: Log,
+    replay: LassoReplay,
+) -> Result<Run, String> {
     let mut run = if request.engine == Engine::Auto {
         // k-liveness beside liveness to safety: the first verdict stops
         // the other.
@@ -94,7 +120,7 @@ pub(super) fn check_justice(
                     budget: counting.clone(),
                     ..request.clone()
                 };
-                let proved = k_liveness_phase(&full, justice, &request, &mut |_| {});
+                let proved = k_liveness_phase(full, justice, &request, &mut |_| {});
                 if matches!(proved, Ok(Some(_))) {
                     lasso.stop();
                 }
@@ -104,7 +130,7 @@ pub(super) fn check_justice(
                 budget: lasso.clone(),
                 ..request.clone()
             };
-            let searched = lasso_search(aiger, &full, justice, &request, &mut *log);
+            let searched = lasso_search(full, justice, &request, &mut *log, replay);
             if matches!(&searched, Ok(r) if matches!(r.answer, Answer::Safe { .. } | Answer::Unsafe { .. }))
             {
                 counting.stop();
@@ -126,7 +152,7 @@ pub(super) fn check_justice(
             (Ok(Ok(None)), Ok(searched)) => searched,
         }
     } else {
-        lasso_search(aiger, &full, justice, request, log)?
+        lasso_search(full, justice, request, log, replay)?
     };
     if request.certificate {
         if let Answer::Safe { .. } = run.answer {
@@ -137,13 +163,13 @@ pub(super) fn check_justice(
 }
 
 /// Justice property `justice` on its liveness-to-safety circuit with the
-/// engine `request` names: a lasso replayed on the file, or a proof.
+/// engine `request` names: a lasso replayed by `replay`, or a proof.
 fn lasso_search(
-    aiger: &Aiger,
     full: &Aig,
     justice: usize,
     request: &Request,
     log: Log,
+    replay: LassoReplay,
 ) -> Result<Run, String> {
     let live = LivenessCircuit::new(full, justice);
     log(&format!(
@@ -177,22 +203,22 @@ fn lasso_search(
             );
             return Ok(run);
         };
-        let init = lasso.init[..aiger.latches.len()].to_vec();
-        let start = replay::replay_lasso(aiger, justice, &init, &lasso.inputs).map_err(|why| {
+        let steps = lasso.inputs.len();
+        let lasso = Trace {
+            init: lasso.init,
+            inputs: lasso.inputs,
+        };
+        let (witness, start) = replay(lasso).map_err(|why| {
             format!(
                 "internal error: the {} engine's lasso does not replay ({why}); no verdict",
                 run.engine_name()
             )
         })?;
         log(&format!(
-            "lasso of {} steps, looping back to step {start}, replays on the AIGER model",
-            lasso.inputs.len()
+            "lasso of {steps} steps, looping back to step {start}, replays on the model as read"
         ));
         run.answer = Answer::Unsafe {
-            witness: Witness::Bit(Trace {
-                init,
-                inputs: lasso.inputs,
-            }),
+            witness,
             properties: Vec::new(),
         };
     }

@@ -80,8 +80,10 @@ pub struct Request {
     pub engine: Engine,
     /// The bad properties to decide together (positions in the model).
     pub properties: Vec<usize>,
-    /// A justice property to decide instead (a position among an AIGER
-    /// model's justice properties): its counterexample is a lasso.
+    /// A liveness property to decide instead: a position among an AIGER
+    /// model's justice properties, or a word-level model's justice and
+    /// `:live-property` ones (`Ts::liveness_signals`). Its counterexample is
+    /// a lasso.
     pub justice: Option<usize>,
     /// The deepest step any engine unrolls to.
     pub max_depth: Option<usize>,
@@ -278,13 +280,14 @@ pub fn check(model: &Model, request: &Request, log: Log) -> Result<Run, String> 
             Some(j) => circuit::check_justice(aiger, j, request, log),
             None => circuit::check_aiger(aiger, request, log),
         },
-        Model::System(ts) => {
+        Model::System(ts) => match request.justice {
+            Some(j) => word::check_word_liveness(ts, j, request, log),
             // A word-level certificate is an invariant over the states:
             // k-induction and signal correspondence on the blasted circuit
             // would give none (a k-step window; equalities that read
             // inputs), so `auto` leaves them out then.
-            word::check_word(ts, request, log, !request.invariant_wanted)
-        }
+            None => word::check_word(ts, request, log, !request.invariant_wanted),
+        },
         Model::Program(program) => program::check_program(program, request, log),
     }
 }

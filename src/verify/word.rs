@@ -5,6 +5,8 @@
 use super::word_engines::{check_ic3ia, check_smt, replayed};
 use super::{certificate, circuit, schedule, Answer, Engine, Log, Request, Run, Witness};
 use crate::bitblast::bitblast;
+use crate::check::word::replay_lasso;
+use crate::ir::trace::Trace;
 use crate::ir::ts::Ts;
 use crate::smt;
 
@@ -61,6 +63,51 @@ pub(super) fn check_word(
         ));
     }
     certified_run(ts, Some(&blasted), request, run)
+}
+
+/// Decides liveness property `j` of a word-level model (a BTOR2 justice
+/// property or a VMT `:live-property`, numbered as
+/// [`Ts::liveness_signals`] numbers them) on its bit-blasted circuit, where
+/// it is the circuit's justice property `j`; a lasso is replayed on the
+/// terms.
+pub(super) fn check_word_liveness(
+    ts: &Ts,
+    j: usize,
+    request: &Request,
+    log: Log,
+) -> Result<Run, String> {
+    if j >= ts.liveness_count() {
+        return Err(format!(
+            "the model has {} liveness properties, not {j}",
+            ts.liveness_count()
+        ));
+    }
+    if let Engine::Smt | Engine::Ic3ia | Engine::Ic3cfa | Engine::Explicit = request.engine {
+        return Ok(Run::unknown(
+            "liveness is decided on the bit-blasted circuit, by auto, ic3, bmc, kind, itp or scorr"
+                .into(),
+        ));
+    }
+    let blasted = match bitblast(ts) {
+        Ok(b) => b,
+        Err(reason) => {
+            return Ok(Run::unknown(format!(
+                "liveness is decided on the bit-blasted circuit, and this model does not blast: {reason}"
+            )))
+        }
+    };
+    log(&format!(
+        "{} states, {} inputs, {} terms; bit-blasted for liveness property {j}",
+        ts.states.len(),
+        ts.inputs.len(),
+        ts.terms.len()
+    ));
+    let mut replay = |lasso: Trace| {
+        let words = blasted.word_trace(ts, &lasso);
+        let start = replay_lasso(ts, j, &words)?;
+        Ok((Witness::Word(words), start))
+    };
+    circuit::check_liveness(&blasted.aig, j, request, log, &mut replay)
 }
 
 /// `run` with the certificate of its proof of `ts` (over `blasted`, when

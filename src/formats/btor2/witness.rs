@@ -42,12 +42,11 @@ fn value_lines(pos: usize, v: &Value, label: &str) -> String {
     }
 }
 
-/// The witness text of `trace`, which violates the bad properties `props`.
-pub fn write_witness(ts: &Ts, props: &[usize], trace: &WordTrace) -> String {
-    let mut out = String::from("sat\n");
-    let names: Vec<String> = props.iter().map(|p| format!("b{p}")).collect();
-    out += &names.join(" ");
-    out.push('\n');
+/// The witness text of `trace`, which violates the properties `claim`
+/// names (`b0 b2`, or `j0` for a lasso whose last step leads back to an
+/// earlier one).
+pub fn write_witness(ts: &Ts, claim: &str, trace: &WordTrace) -> String {
+    let mut out = format!("sat\n{claim}\n");
     for k in 0..trace.len() {
         out += &format!("#{k}\n");
         for (pos, state) in ts.states.iter().enumerate() {

@@ -346,12 +346,23 @@ pub fn write(ts: &Ts) -> Result<String, Inexpressible> {
         let n = w.node(f)?;
         w.line(format!("fair {n}"));
     }
+    // An infinite run keeps the relational parts for ever: `valid` is a
+    // fairness constraint of the liveness properties.
+    if let (Some(v), true) = (valid, ts.liveness_count() > 0) {
+        w.line(format!("fair {v}"));
+    }
     for j in &ts.justice {
         let ids: Vec<String> = j
             .iter()
             .map(|&t| w.node(t).map(|n| n.to_string()))
             .collect::<Result<_, _>>()?;
         w.line(format!("justice {} {}", ids.len(), ids.join(" ")));
+    }
+    // `:live-property p` (F G p) is the justice property of `¬p`.
+    for p in &ts.live {
+        let n = w.node(p.term)?;
+        let not = w.line(format!("not {bool_sid} {n}"));
+        w.line(format!("justice 1 {not}"));
     }
     Ok(w.out)
 }

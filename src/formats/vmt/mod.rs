@@ -9,7 +9,7 @@ mod trace;
 pub(crate) mod write;
 
 pub use trace::{read_trace, write_trace, PartialTrace};
-pub use write::write;
+pub use write::{liveness_unwritable, write};
 
 use crate::formats::smtlib::parse_script;
 use crate::formats::{Location, ParseError};

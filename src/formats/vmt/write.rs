@@ -88,7 +88,14 @@ impl Relational {
                 }
             })
             .collect();
-        let live: Vec<Term> = ts.live.iter().map(|l| l.term).collect();
+        // A justice property of one signal `s`, without fairness, is
+        // `:live-property (not s)`; others have no VMT form
+        // ([`liveness_unwritable`]).
+        let live: Vec<Term> = (ts.justice.iter())
+            .filter(|j| j.len() == 1 && ts.fairness.is_empty())
+            .map(|j| terms.not(j[0]))
+            .chain(ts.live.iter().map(|l| l.term))
+            .collect();
         let mut roots: Vec<Term> = Vec::new();
         roots.extend(&init);
         roots.extend(&trans);
@@ -116,7 +123,27 @@ impl Relational {
     }
 }
 
-/// The VMT text of `ts`.
+/// Why the liveness properties of `ts` have no VMT form, if they have
+/// none: VMT's `:live-property p` says F G p, one justice signal (`¬p`)
+/// and no fairness.
+pub fn liveness_unwritable(ts: &Ts) -> Option<String> {
+    if ts.liveness_count() == 0 {
+        return None;
+    }
+    if !ts.fairness.is_empty() {
+        return Some(
+            "VMT's :live-property has no fairness constraints, and the model has some".into(),
+        );
+    }
+    let many = ts.justice.iter().position(|j| j.len() != 1)?;
+    Some(format!(
+        "VMT's :live-property (F G p) is a justice property of one signal, and justice property {many} has {}",
+        ts.justice[many].len()
+    ))
+}
+
+/// The VMT text of `ts` (see [`liveness_unwritable`] for the liveness
+/// properties it cannot hold, which it leaves out).
 pub fn write(ts: &Ts) -> String {
     let Relational {
         terms,
