@@ -225,8 +225,12 @@ fn lasso_search(
     Ok(run)
 }
 
+/// Up to which bound k-liveness counts up one at a time; it doubles
+/// after.
+const KLIVE_LINEAR: usize = 16;
+
 /// `auto`'s second search on a justice property: k-liveness with IC3 for
-/// k = 0, 1, 2, … until its budget ends; a proof of some k is a proof
+/// k = 0, 1, 2, …, 16, 32, 64, … until its budget ends; a proof of some k is a proof
 /// of the property (an invariant of that k's circuit, checked there), a
 /// counterexample only moves to the next k. `None` when no k was proved.
 fn k_liveness_phase(
@@ -236,7 +240,8 @@ fn k_liveness_phase(
     log: Log,
 ) -> Result<Option<Run>, String> {
     let budget = &request.budget;
-    for k in 0.. {
+    let mut k = 0;
+    loop {
         if budget.expired() {
             break;
         }
@@ -257,7 +262,11 @@ fn k_liveness_phase(
                 ));
                 return Ok(Some(run));
             }
-            Answer::Unsafe { .. } => continue,
+            // More than k rounds are possible. A property that holds
+            // has a bound, and every k past it proves it too: counting up
+            // one at a time finds a small bound cheaply, doubling past 16
+            // reaches the large ones of counters.
+            Answer::Unsafe { .. } => k = if k < KLIVE_LINEAR { k + 1 } else { 2 * k },
             _ => break,
         }
     }
