@@ -372,7 +372,7 @@ fn write_evidence(cx: &Context, props: &[usize], run: &Run) -> Result<(), String
         }
         (Answer::Safe { .. }, model) => {
             if let Some(path) = &args.certificate {
-                write_certificate(path, model, run, file, props)?;
+                write_certificate(path, model, run, file, props, cx.justice.is_some())?;
             }
             if let (Some(path), Model::Program(p)) = (&args.c.witness_out, model) {
                 if writes_witnesses(p, file) {
@@ -399,13 +399,15 @@ fn writes_witnesses(program: &verify::ProgramModel, file: &str) -> bool {
 
 /// Writes the certificate of a SAFE run: a Certifaiger witness circuit
 /// (binary unless the name ends in `.aag`), or for a word-level model or a
-/// program the model in VMT followed by its certificate function.
+/// program the model in VMT followed by its certificate function. A
+/// liveness proof (`liveness`) has none yet.
 fn write_certificate(
     path: &Path,
     model: &Model,
     run: &Run,
     file: &str,
     props: &[usize],
+    liveness: bool,
 ) -> Result<(), String> {
     let ts = match model {
         Model::System(ts) => Some(ts),
@@ -421,6 +423,12 @@ fn write_certificate(
             write_file(path, text.as_bytes())
         }
         (Some(Err(NoCertificate::Failed(e))), _) => Err(format!("{file}: no certificate: {e}")),
+        _ if liveness => {
+            eprintln!(
+                "invar: no certificate written: invar writes no certificate for a liveness proof yet"
+            );
+            Ok(())
+        }
         _ => {
             eprintln!(
                 "invar: no certificate written: certificates are made from invariants and from k-induction proofs without simple paths on circuits"
