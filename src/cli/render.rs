@@ -199,9 +199,9 @@ fn unsafe_text(
     model: &Model,
     reached: &[usize],
     justice: Option<usize>,
-    witness: &Witness,
+    lasso: &Witness,
 ) -> Result<(String, &'static str), String> {
-    Ok(match (convention, model, witness) {
+    Ok(match (convention, model, lasso) {
         (Convention::Hwmcc, _, Witness::Bit(trace)) => (
             write_aiger_witness(&props_text(reached, justice), trace),
             "witness",
@@ -221,8 +221,7 @@ fn unsafe_text(
                 false => "unsafe\n".into(),
             };
             if let (true, Some(j)) = (witness, justice) {
-                let start = invar::check::word::replay_lasso(ts, j, words)
-                    .map_err(|why| format!("internal error: the lasso does not replay ({why})"))?;
+                let start = loop_start(model, j, lasso)?;
                 text += &format!(";; loop: the last step leads back to step {start}\n");
             }
             (text, "witness")

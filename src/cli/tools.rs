@@ -10,6 +10,7 @@ use invar::formats::aiger::{self, PropertyKind};
 use invar::formats::witness::parse_aiger_witness;
 use invar::formats::{btor2, dimspec, vmt};
 use invar::ir::coi::cone_of_influence;
+use invar::ir::ts::Ts;
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use invar::verify::model::{read_program, read_system};
@@ -277,12 +278,7 @@ pub fn convert(
         };
         let out_ext = output.extension().and_then(|e| e.to_str());
         let bytes = match out_ext {
-            Some("vmt" | "smt2") => {
-                if let Some(why) = vmt::liveness_unwritable(&ts) {
-                    return Err(format!("{}: cannot write VMT: {why}", input.display()));
-                }
-                vmt::write(&ts).into_bytes()
-            }
+            Some("vmt" | "smt2") => vmt_bytes(&ts, input)?,
             Some("chc") => invar::formats::chc::write(&ts).into_bytes(),
             Some("btor2" | "btor") => btor2::write(&ts)
                 .map_err(|e| format!("{}: {}", input.display(), e.0))?
@@ -320,13 +316,7 @@ pub fn convert(
         // Reset functions lowered to a first-step latch and constraints
         // (`ir::resets`): the word-level formats' initial states are
         // constants there.
-        Some("vmt" | "smt2") => {
-            let ts = ts_from_aig(&aiger.to_aig().without_resets());
-            if let Some(why) = vmt::liveness_unwritable(&ts) {
-                return Err(format!("{}: cannot write VMT: {why}", input.display()));
-            }
-            vmt::write(&ts).into_bytes()
-        }
+        Some("vmt" | "smt2") => vmt_bytes(&ts_from_aig(&aiger.to_aig().without_resets()), input)?,
         Some("dimspec") => dimspec_of(&aiger.to_aig().without_resets()).into_bytes(),
         Some("btor2" | "btor") => btor2::write(&ts_from_aig(&aiger.to_aig().without_resets()))
             .map_err(|e| format!("{}: {}", input.display(), e.0))?
@@ -349,7 +339,7 @@ pub fn convert(
 /// functions would depend on each other in a cycle, the `first` latch and a
 /// constraint, as the engines see them.
 fn circuit_of(
-    ts: &invar::ir::ts::Ts,
+    ts: &Ts,
     input: &Path,
     no_reset_functions: bool,
 ) -> Result<invar::ir::aig::Aig, String> {
@@ -452,10 +442,7 @@ pub fn info(file: &Path, c: &super::args::CArgs) -> Result<i32, String> {
 }
 
 /// Sorts of a list of variables, as `3 Bool, 2 BitVec (40 bits), 1 Int`.
-fn sorts_summary(
-    ts: &invar::ir::ts::Ts,
-    vars: impl Iterator<Item = invar::ir::term::Term>,
-) -> String {
+fn sorts_summary(ts: &Ts, vars: impl Iterator<Item = invar::ir::term::Term>) -> String {
     use invar::ir::term::Sort;
     let (mut bools, mut bvs, mut bits, mut ints, mut reals, mut arrays) = (0, 0, 0u64, 0, 0, 0);
     for v in vars {
@@ -492,7 +479,7 @@ fn sorts_summary(
 }
 
 /// Sizes of a word-level system and each bad property's cone.
-fn info_word(ts: &invar::ir::ts::Ts) {
+fn info_word(ts: &Ts) {
     let states = ts.states.len();
     outln!(
         "states       {states}: {}",
@@ -648,4 +635,13 @@ pub fn smt(
         invar::smt::script::Ending::Completed => 0,
         invar::smt::script::Ending::Unreadable => 1,
     })
+}
+
+/// The VMT text of `ts`, converted from `input`, or why VMT cannot hold its
+/// liveness properties.
+fn vmt_bytes(ts: &Ts, input: &Path) -> Result<Vec<u8>, String> {
+    match vmt::liveness_unwritable(ts) {
+        Some(why) => Err(format!("{}: cannot write VMT: {why}", input.display())),
+        None => Ok(vmt::write(ts).into_bytes()),
+    }
 }
