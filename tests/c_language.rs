@@ -271,6 +271,45 @@ int f(int x) {
 }",
         inputs: -3..=3,
     },
+    Case {
+        name: "arrays of structs kept whole: members, a member array, struct copies, \
+               an element's address taken at a run-time index, a variable-length array",
+        source: "struct rec { short key; int val; unsigned char tag[2]; };
+struct rec t[600];
+void put(struct rec *r, int k, int v) { r->key = k; r->val = v; r->tag[k & 1] = v; }
+int f(int x) {
+  int i = x + 3;
+  struct rec *p = &t[i];
+  i = 0;
+  put(p, x, 7 * x);
+  t[599] = t[x + 3];
+  struct rec s = t[599];
+  t[x & 7].val += s.key * 100 + s.tag[0] + s.tag[1];
+  int n = x + 5;
+  struct rec u[n];
+  u[1].val = x;
+  u[0] = t[x + 3];
+  return t[x & 7].val + t[x + 3].val + t[i].key + u[0].val * 3 + u[1].val
+    + (int) sizeof(t[1]);
+}",
+        inputs: -3..=3,
+    },
+    Case {
+        name: "unions: sized as the largest member, initialised through one member \
+               (flat, braced, designated), copied whole",
+        source: "union u { int i; short s[2]; };
+struct ev { int kind; union u body; int tail; };
+int f(int x) {
+  struct ev a = { x, { 5 }, x * 2 };
+  struct ev b = { 1, { 2 }, 3 };
+  b = a;
+  struct ev c = { .kind = 4, .body = { .s = { 1, 2 } }, .tail = x };
+  struct ev d = { 7, 8, 9 };
+  return b.kind + b.tail * 10 + c.kind * 100 + c.tail + d.tail * 1000
+    + (int) sizeof(union u) + (int) sizeof(struct ev) * 10000;
+}",
+        inputs: -3..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {

@@ -259,7 +259,10 @@ pub fn convert(
             super::check::show_lowering(c, false, &model);
             let program = &model.program;
             let notes = [
-                (program.out_of_bounds, "an array access out of bounds"),
+                (
+                    program.out_of_bounds,
+                    "undefined behaviour the encoding does not end at",
+                ),
                 (
                     program.cut,
                     "a recursive call deeper than the program is inlined to",

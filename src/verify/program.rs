@@ -39,8 +39,8 @@ pub(super) fn check_program(
     checked(model, word::certified_run(ts, None, request, run)?)
 }
 
-/// `run`, with a trace that reaches the error location through an array
-/// access out of bounds turned into no verdict.
+/// `run`, with a trace that reaches the error location through undefined
+/// behaviour the encoding does not end at turned into no verdict.
 fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
     match &run.answer {
         Answer::Unsafe {
@@ -65,8 +65,10 @@ fn checked(model: &ProgramModel, mut run: Run) -> Result<Run, String> {
                          steps), so neither verdict"
                     ),
                     _ => format!(
-                        "an array access out of bounds is reachable ({steps} steps): undefined \
-                         behaviour, so neither verdict"
+                        "undefined behaviour that the encoding does not end the execution at \
+                         (an object read at a type it was not given, an address out of bounds, \
+                         an allocation it cannot number) is reachable ({steps} steps), so \
+                         neither verdict"
                     ),
                 });
             }

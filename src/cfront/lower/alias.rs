@@ -206,7 +206,7 @@ impl<'a> Lowerer<'a> {
                                     layout: Layout::Scalar(ty),
                                     at: vec![(yes, 0)],
                                     memory: None,
-                                    heap: None,
+                                    index: None,
                                 }
                             }
                             _ => return Ok(None),
@@ -228,6 +228,15 @@ impl<'a> Lowerer<'a> {
         if place.at.len() > 1 {
             let what = "a pointer to an element chosen at run time";
             return Err(self.unsupported(e.span, what));
+        }
+        // An element of an array kept whole is chosen where the address is
+        // taken: the alias must not read the index again where it is used.
+        let mut place = place;
+        if let Some(whole) = &mut place.memory {
+            whole.offset = self.fixed_index(whole.offset, e.span);
+        }
+        if let Some(i) = place.index {
+            place.index = Some(self.fixed_index(i, e.span));
         }
         Ok(Some(Target { place, decayed }))
     }
@@ -286,7 +295,7 @@ impl<'a> Lowerer<'a> {
             layout: (**element).clone(),
             at: target.place.at.clone(),
             memory: None,
-            heap: None,
+            index: None,
         }))
     }
 }

@@ -315,6 +315,42 @@ impl<'a> Lowerer<'a> {
                     .constant(&mut self.cfa.terms, (n * s).min(1 << 40), wide);
                 self.allocate((bytes, wide), Some(&layout), span)
             }
+            // A file opened is a fresh object the program does not look
+            // into (FILE is opaque), or NULL when opening fails; under
+            // memory safety an open file would count as an object to free.
+            ("fopen", None) if self.options.property != Spec::MemSafety => {
+                // The name and the mode (string literals, as a rule) are
+                // not looked at.
+                for a in &call.node.arguments {
+                    if !matches!(a.node, Expression::StringLiteral(_)) {
+                        self.expr(a)?;
+                    }
+                }
+                let wide = CType::int(64, false);
+                let one = self.num.constant(&mut self.cfa.terms, 1, wide);
+                let (p, ty) = self.allocate((one, wide), None, span)?;
+                let opened = self.new_var("fopen", CType::bool());
+                self.emit(Command::Havoc(opened), span);
+                let opened = self.num.truth(&mut self.cfa.terms, opened, CType::bool());
+                let null = self.num.constant(&mut self.cfa.terms, 0, ty);
+                let v = self.cfa.terms.mk(Op::Ite, &[opened, p, null]);
+                Ok((v, ty))
+            }
+            // Closing gives 0 or EOF; the object is not looked into.
+            ("fclose", None) if self.options.property != Spec::MemSafety => {
+                let f = self.only_argument(call, name, span)?;
+                self.expr(f)?;
+                let v = self.new_var("fclose", CType::INT);
+                let (zero, eof) = (
+                    self.num.constant(&mut self.cfa.terms, 0, CType::INT),
+                    self.num.constant(&mut self.cfa.terms, -1, CType::INT),
+                );
+                let terms = &mut self.cfa.terms;
+                let (is_zero, is_eof) = (terms.eq(v, zero), terms.eq(v, eof));
+                let either = terms.or_all(&[is_zero, is_eof]);
+                self.emit(Command::Havoc(v).then(Command::Assume(either)), span);
+                Ok((v, CType::INT))
+            }
             ("free", None) => {
                 let p = self.only_argument(call, name, span)?;
                 let p = self.expr(p)?;

@@ -166,9 +166,6 @@ impl<'a> Lowerer<'a> {
 
     /// The struct type a specifier names (defined by [`Self::define_records`]).
     fn record_of(&self, st: &Node<StructType>) -> Result<Rc<Record>> {
-        if st.node.kind.node == StructKind::Union {
-            return Err(self.unsupported(st.span, "unions"));
-        }
         let key = match (&st.node.declarations, &st.node.identifier) {
             (Some(_), _) | (None, None) => TagKey::At(st.span.start),
             (None, Some(tag)) => TagKey::Tag(tag.node.name.clone()),
@@ -190,16 +187,14 @@ impl<'a> Lowerer<'a> {
                 continue; // a use of a tag, or a forward declaration
             };
             let tag = st.node.identifier.as_ref().map(|t| t.node.name.clone());
-            let record = if st.node.kind.node == StructKind::Union {
-                Err(self.unsupported(st.span, "unions"))
-            } else {
-                self.fields(declarations, span).map(|fields| {
-                    Rc::new(Record {
-                        tag: tag.clone().unwrap_or_else(|| "<anonymous>".into()),
-                        fields,
-                    })
+            let union = st.node.kind.node == StructKind::Union;
+            let record = self.fields(declarations, span).map(|fields| {
+                Rc::new(Record {
+                    tag: tag.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    fields,
+                    union,
                 })
-            };
+            });
             let key = match &tag {
                 Some(tag) => TagKey::Tag(tag.clone()),
                 None => TagKey::At(st.span.start),
@@ -533,8 +528,8 @@ impl<'a> Lowerer<'a> {
             let name = name_of(&declarator.node).unwrap_or("?").to_string();
             if let Some(sizes) = self.variable_sizes(declarator) {
                 let base = self.declared_layout(&d.node.specifiers, d.span)?;
-                let Some(Layout::Scalar(element)) = base else {
-                    let what = "a variable-length array of other than scalars";
+                let Some(element @ (Layout::Scalar(_) | Layout::Struct(_))) = base else {
+                    let what = "a variable-length array of other than scalars and structs";
                     return Err(self.unsupported(d.span, what));
                 };
                 if init.node.initializer.is_some() {

@@ -301,7 +301,7 @@ impl<'a> Lowerer<'a> {
             layout,
             at: vec![(yes, 0)],
             memory: None,
-            heap: Some(p),
+            index: Some(p),
         })
     }
 
@@ -609,7 +609,11 @@ impl<'a> Lowerer<'a> {
                 layout.leaf_types(&mut types);
                 types.iter().any(|t| t.is_pointer())
             }
-            Binding::Memory(m) => m.element.is_pointer(),
+            Binding::Memory(m) => {
+                let mut types = Vec::new();
+                m.element.leaf_types(&mut types);
+                types.iter().any(|t| t.is_pointer())
+            }
             Binding::Pointer | Binding::Alias(_) => true,
             Binding::Constant(_) => false,
         })

@@ -247,7 +247,11 @@ impl<'a> Lowerer<'a> {
             }
             let (sub, offset) = parts[k].clone();
             self.fill_one(&sub, at + offset, items, next, values)?;
-            k += 1;
+            // A union holds one member: the list goes on past it.
+            k = match layout {
+                Layout::Struct(r) if r.union => parts.len(),
+                _ => k + 1,
+            };
         }
         Ok(())
     }

@@ -15,12 +15,16 @@ pub(super) enum Layout {
     Struct(Rc<Record>),
 }
 
-/// A struct type: its fields in order.
+/// A struct or union type: its fields in order.
 #[derive(Debug)]
 pub(super) struct Record {
     /// The tag, or `struct` for an anonymous one (messages only).
     pub(super) tag: String,
     pub(super) fields: Vec<(String, Layout)>,
+    /// A union: its members share bytes, which leaves of their own do not
+    /// model, so a union is declared, initialised (its first member) and
+    /// copied whole, and a member access is refused.
+    pub(super) union: bool,
 }
 
 impl Layout {
@@ -99,7 +103,10 @@ impl Layout {
                 let (mut size, mut align) = (0usize, 1usize);
                 for (_, field) in &r.fields {
                     let (s, a) = field.size_align(lp64);
-                    size = size.next_multiple_of(a).saturating_add(s);
+                    size = match r.union {
+                        true => size.max(s),
+                        false => size.next_multiple_of(a).saturating_add(s),
+                    };
                     align = align.max(a);
                 }
                 (size.next_multiple_of(align), align)
@@ -123,6 +130,7 @@ impl Layout {
                 format!("`{sign}{name}`")
             }
             Layout::Array(..) => "an array".into(),
+            Layout::Struct(r) if r.union => format!("`union {}`", r.tag),
             Layout::Struct(r) => format!("`struct {}`", r.tag),
         }
     }
@@ -136,18 +144,21 @@ pub(super) enum Dim {
     Var(Term),
 }
 
-/// An array kept whole.
+/// An array kept whole: one SMT array per scalar leaf of its element type
+/// (a struct's fields side by side), each over the elements.
 #[derive(Debug)]
 pub(super) struct Memory {
-    /// The array variable.
-    pub(super) var: Term,
-    pub(super) element: CType,
+    /// The array variables, in the element's leaf order.
+    pub(super) vars: Rc<[Term]>,
+    /// The element type: a scalar or a struct.
+    pub(super) element: Layout,
     pub(super) dims: Vec<Dim>,
 }
 
-/// A subarray or element of an array kept whole: the dimensions indexed so
-/// far, and the row-major offset of its first element (32 bits) without
-/// the dimensions not indexed yet.
+/// A subarray of an array kept whole: the dimensions indexed so far, and
+/// the row-major offset of its first element (32 bits) without the
+/// dimensions not indexed yet. (Indexed in every dimension, an element is
+/// a place whose leaves are the arrays, read at its number.)
 #[derive(Clone, Debug)]
 pub(super) struct MemPlace {
     pub(super) memory: Rc<Memory>,
@@ -159,7 +170,7 @@ impl Memory {
     /// The type of what `depth` indices designate, where its sizes are
     /// constants (for `sizeof` and messages).
     pub(super) fn layout_at(&self, depth: usize) -> Option<Layout> {
-        let mut layout = Layout::Scalar(self.element);
+        let mut layout = self.element.clone();
         for d in self.dims[depth..].iter().rev() {
             let Dim::Const(n) = d else {
                 return None;

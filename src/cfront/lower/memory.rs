@@ -1,10 +1,12 @@
-//! Arrays kept whole: an array of scalars with more elements than the
-//! scalarizer takes ([`MAX_ARRAY_ELEMENTS`]), or of a size known only at
-//! run time (a variable-length array, C11 6.7.6.2p4), is one program
-//! variable of SMT sort `(Array (_ BitVec 32) E)` over its elements in row-
-//! major order. A read is a `select`, a write a `store`; the SMT layer
-//! decides such arrays by lemmas on demand (`smt::arrays`), so their cost
-//! is what the program reads, not their size.
+//! Arrays kept whole: an array with more scalars than the scalarizer
+//! takes ([`MAX_ARRAY_ELEMENTS`]), or of a size known only at run time (a
+//! variable-length array, C11 6.7.6.2p4), is one program variable of SMT
+//! sort `(Array (_ BitVec 32) E)` per scalar leaf of its element type, over
+//! the elements in row-major order: an array of structs is a struct of
+//! arrays, one per field. An element is read by `select` and written by
+//! `store` on each array; the SMT layer decides such arrays by lemmas on
+//! demand (`smt::arrays`), so their cost is what the program reads, not
+//! their size.
 //!
 //! Indices are bounds-checked per dimension as for scalarized arrays (out
 //! of bounds reaches the error location with the out-of-bounds flag set).
@@ -29,24 +31,55 @@ const INDEX: CType = CType {
 };
 
 impl<'a> Lowerer<'a> {
-    /// Whether an object of `layout` (or of the variable sizes `dims`) is
-    /// kept whole: an array of scalars beyond the scalarizer's limit.
-    pub(super) fn kept_whole(layout: &Layout) -> Option<(CType, Vec<usize>)> {
+    /// Whether an object of `layout` is kept whole: an array of scalars or
+    /// structs with more scalars than the scalarizer takes. Returns the
+    /// element type and the sizes.
+    pub(super) fn kept_whole(layout: &Layout) -> Option<(Layout, Vec<usize>)> {
         let mut dims = Vec::new();
         let mut at = layout;
         while let Layout::Array(element, n) = at {
             dims.push(*n);
             at = element;
         }
-        let Layout::Scalar(ty) = at else {
-            return None;
-        };
-        let n = layout.leaves();
-        (!dims.is_empty() && n > MAX_ARRAY_ELEMENTS && n < (1 << 31)).then_some((*ty, dims))
+        let elements = dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d))?;
+        let fits = elements < (1 << 31) && at.leaves() > 0;
+        let large = layout.leaves() > MAX_ARRAY_ELEMENTS;
+        (!dims.is_empty() && fits && large).then(|| (at.clone(), dims))
     }
 
     fn array_sort(&self, element: CType) -> Sort {
         Sort::array(Sort::BitVec(32), self.num.sort(element))
+    }
+
+    /// The arrays of a new array kept whole, one per leaf of `element`
+    /// (`a[].x` for a struct's field `x`).
+    fn whole_arrays(&mut self, name: &str, element: &Layout) -> Rc<[Term]> {
+        let mut types = Vec::new();
+        element.leaf_types(&mut types);
+        let mut names = Vec::new();
+        match element {
+            Layout::Scalar(_) => names.push(name.to_string()),
+            _ => element.leaf_names(&format!("{name}[]"), &mut names),
+        }
+        let mut vars = Vec::with_capacity(types.len());
+        for (ty, leaf) in types.into_iter().zip(names) {
+            self.fresh += 1;
+            let var = (self.cfa.terms).var(&format!("{leaf}#{}", self.fresh), self.array_sort(ty));
+            self.cfa.vars.push(var);
+            self.element_types.insert(var, ty);
+            vars.push(var);
+        }
+        vars.into()
+    }
+
+    /// Each of `vars` as the constant zero array.
+    fn zero_arrays(&mut self, vars: &[Term]) -> Vec<Command> {
+        (vars.iter())
+            .map(|&var| {
+                let element = self.element_types[&var];
+                Command::Assign(var, self.zero_array(element))
+            })
+            .collect()
     }
 
     /// Declares an array of constant sizes kept whole, with an initializer
@@ -62,11 +95,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Binding> {
         let (element, dims) = Self::kept_whole(layout).expect("checked by the caller");
         self.refuse_under_int(name, span)?;
-        let sort = self.array_sort(element);
-        self.fresh += 1;
-        let var = (self.cfa.terms).var(&format!("{name}#{}", self.fresh), sort.clone());
-        self.cfa.vars.push(var);
-        self.element_types.insert(var, element);
+        let vars = self.whole_arrays(name, &element);
         let mut commands = Vec::new();
         match initializer.map(|i| (i, &i.node)) {
             Some((_, Initializer::List(items))) => {
@@ -79,36 +108,45 @@ impl<'a> Lowerer<'a> {
                 let mut values: Vec<Option<Term>> = vec![None; n];
                 let mut next = 0;
                 self.fill(layout, 0, items, &mut next, true, &mut values)?;
-                commands.push(Command::Assign(var, self.zero_array(element)));
-                let mut whole = var;
+                commands.extend(self.zero_arrays(&vars));
+                // Leaf k of the whole object is leaf k % L of element k / L.
+                let mut wholes = vars.to_vec();
                 for (k, v) in values.into_iter().enumerate() {
                     if let Some(v) = v {
-                        let at = self.index_constant(k);
-                        whole = self.cfa.terms.mk(Op::Store, &[whole, at, v]);
+                        let at = self.index_constant(k / vars.len());
+                        let leaf = &mut wholes[k % vars.len()];
+                        *leaf = self.cfa.terms.mk(Op::Store, &[*leaf, at, v]);
                     }
                 }
-                if whole != var {
-                    commands.push(Command::Assign(var, whole));
+                for (&var, whole) in vars.iter().zip(wholes) {
+                    if whole != var {
+                        commands.push(Command::Assign(var, whole));
+                    }
                 }
             }
             Some((i, Initializer::Expression(_))) => {
                 let what = format!("{} initialised by this expression", layout.describe());
                 return Err(self.unsupported(i.span, what));
             }
-            None if zero => commands.push(Command::Assign(var, self.zero_array(element))),
-            None => commands.push(Command::Havoc(var)),
+            None if zero => commands.extend(self.zero_arrays(&vars)),
+            None => commands.extend(vars.iter().map(|&v| Command::Havoc(v))),
         }
         self.emit(Command::Seq(commands), span);
         let dims = dims.into_iter().map(Dim::Const).collect();
-        Ok(Binding::Memory(Rc::new(Memory { var, element, dims })))
+        Ok(Binding::Memory(Rc::new(Memory {
+            vars,
+            element,
+            dims,
+        })))
     }
 
-    /// Declares a variable-length array over `element` whose sizes are the
-    /// expressions `sizes` (constants or not), indeterminate as a local is.
+    /// Declares a variable-length array over `element` (a scalar or a
+    /// struct) whose sizes are the expressions `sizes` (constants or not),
+    /// indeterminate as a local is.
     pub(super) fn declare_variable_length(
         &mut self,
         name: &str,
-        element: CType,
+        element: Layout,
         sizes: &[&'a Node<Expression>],
         span: Span,
     ) -> Result<Binding> {
@@ -145,13 +183,14 @@ impl<'a> Lowerer<'a> {
             self.emit(Command::Assign(held, narrow), span);
             dims.push(Dim::Var(held));
         }
-        let sort = self.array_sort(element);
-        self.fresh += 1;
-        let var = (self.cfa.terms).var(&format!("{name}#{}", self.fresh), sort);
-        self.cfa.vars.push(var);
-        self.element_types.insert(var, element);
-        self.emit(Command::Havoc(var), span);
-        Ok(Binding::Memory(Rc::new(Memory { var, element, dims })))
+        let vars = self.whole_arrays(name, &element);
+        let havoc = vars.iter().map(|&v| Command::Havoc(v)).collect();
+        self.emit(Command::Seq(havoc), span);
+        Ok(Binding::Memory(Rc::new(Memory {
+            vars,
+            element,
+            dims,
+        })))
     }
 
     fn refuse_under_int(&self, name: &str, span: Span) -> Result<()> {
@@ -173,10 +212,19 @@ impl<'a> Lowerer<'a> {
         self.num.constant(&mut self.cfa.terms, k as i128, INDEX)
     }
 
+    /// The index `i` (a 32-bit number of an array kept whole, or a
+    /// pointer) copied into a variable of its own, unless constant.
+    pub(super) fn fixed_index(&mut self, i: Term, span: Span) -> Term {
+        let &Sort::BitVec(width) = self.cfa.terms.sort(i) else {
+            unreachable!("indices are bit-vectors")
+        };
+        self.stabilize((i, CType::int(width, false)), span).0
+    }
+
     /// The place of a whole array named by its variable.
     pub(super) fn whole_place(&mut self, memory: &Rc<Memory>) -> Place {
         let offset = self.index_constant(0);
-        memory_place(memory.clone(), 0, offset)
+        self.memory_place(memory.clone(), 0, offset)
     }
 
     /// The size of dimension `d`, a 32-bit term.
@@ -206,40 +254,7 @@ impl<'a> Lowerer<'a> {
         let terms = &mut self.cfa.terms;
         let scaled = terms.mk(Op::BvMul, &[array.offset, size]);
         let offset = terms.mk(Op::BvAdd, &[scaled, i]);
-        Ok(memory_place(memory, array.depth + 1, offset))
-    }
-
-    /// The row-major offset of the first element of `place` (the
-    /// dimensions not indexed yet count as index 0).
-    fn element_offset(&mut self, place: &MemPlace) -> Term {
-        let mut offset = place.offset;
-        for d in &place.memory.dims[place.depth..] {
-            let size = self.dim_size(d);
-            offset = self.cfa.terms.mk(Op::BvMul, &[offset, size]);
-        }
-        offset
-    }
-
-    /// The element `place` designates (a scalar place).
-    pub(super) fn read_whole(&mut self, place: &MemPlace, span: Span) -> Result<(Term, CType)> {
-        if place.depth != place.memory.dims.len() {
-            return Err(self.unsupported(span, "an array used as a value here"));
-        }
-        let at = self.element_offset(place);
-        let v = (self.cfa.terms).mk(Op::Select, &[place.memory.var, at]);
-        Ok((v, place.memory.element))
-    }
-
-    /// Writes `v` (already of the element type) to the element `place`.
-    pub(super) fn write_whole(&mut self, place: &MemPlace, v: Term, span: Span) -> Result<()> {
-        if place.depth != place.memory.dims.len() {
-            return Err(self.unsupported(span, "assigning a scalar to an array"));
-        }
-        let at = self.element_offset(place);
-        let var = place.memory.var;
-        let stored = self.cfa.terms.mk(Op::Store, &[var, at, v]);
-        self.emit(Command::Assign(var, stored), span);
-        Ok(())
+        Ok(self.memory_place(memory, array.depth + 1, offset))
     }
 
     /// A pointer to the first element of a subarray kept whole, as `*p`
@@ -247,30 +262,42 @@ impl<'a> Lowerer<'a> {
     pub(super) fn first_element(&mut self, place: &MemPlace) -> Place {
         let memory = place.memory.clone();
         let Some(dim) = memory.dims.get(place.depth) else {
-            return memory_place(memory, place.depth, place.offset);
+            return self.memory_place(memory, place.depth, place.offset);
         };
         let size = self.dim_size(dim);
         let offset = self.cfa.terms.mk(Op::BvMul, &[place.offset, size]);
-        memory_place(memory, place.depth + 1, offset)
+        self.memory_place(memory, place.depth + 1, offset)
     }
-}
 
-/// The place `depth` indices into an array kept whole designate, its first
-/// element at row-major `offset` over the dimensions indexed.
-fn memory_place(memory: Rc<Memory>, depth: usize, offset: Term) -> Place {
-    // A variable-length subarray's type has no constant size: messages
-    // and `sizeof` see an array of none.
-    let layout = (memory.layout_at(depth))
-        .unwrap_or_else(|| Layout::Array(Rc::new(Layout::Scalar(memory.element)), 0));
-    Place {
-        leaves: Vec::new().into(),
-        layout,
-        at: Vec::new(),
-        memory: Some(MemPlace {
-            memory,
-            depth,
-            offset,
-        }),
-        heap: None,
+    /// The place `depth` indices into an array kept whole designate, its
+    /// first element at row-major `offset` over the dimensions indexed: a
+    /// subarray, or (indexed in every dimension) the element whose leaves
+    /// the arrays hold at `offset`.
+    fn memory_place(&mut self, memory: Rc<Memory>, depth: usize, offset: Term) -> Place {
+        if depth == memory.dims.len() {
+            let yes = self.cfa.terms.bool(true);
+            return Place {
+                leaves: memory.vars.clone(),
+                layout: memory.element.clone(),
+                at: vec![(yes, 0)],
+                memory: None,
+                index: Some(offset),
+            };
+        }
+        // A variable-length subarray's type has no constant size: messages
+        // and `sizeof` see an array of none.
+        let layout = (memory.layout_at(depth))
+            .unwrap_or_else(|| Layout::Array(Rc::new(memory.element.clone()), 0));
+        Place {
+            leaves: Vec::new().into(),
+            layout,
+            at: Vec::new(),
+            memory: Some(MemPlace {
+                memory,
+                depth,
+                offset,
+            }),
+            index: None,
+        }
     }
 }

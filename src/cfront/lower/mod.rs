@@ -38,10 +38,12 @@ pub struct Program {
     /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
     /// variable set by an assignment outside the assigned variable's range.
     pub overflow: Option<Term>,
-    /// The Bool variable set, on the way to the error location, by an array
-    /// access out of bounds (undefined behaviour, C11 6.5.6p8): a trace that
-    /// ends with it set shows undefined behaviour, not the property's
-    /// violation. None when the program has no such access. Under memory
+    /// The Bool variable set, on the way to the error location, by
+    /// undefined behaviour the encoding does not end the execution at (an
+    /// object read at a type it was not given, a place out of bounds taken
+    /// for its address, an allocation it cannot number; invalid accesses
+    /// themselves end the execution): a trace that ends with it set is no
+    /// verdict. None when the program has no such place. Under memory
     /// safety it is also set where the encoding cannot tell whether an
     /// object still live is lost ([`Lowerer::track_memory`]).
     pub out_of_bounds: Option<Term>,

@@ -45,12 +45,14 @@ pub(super) struct Place {
     /// conditions are disjoint and one holds once the indices are in
     /// bounds; a single candidate needs none).
     pub(super) at: Vec<(Term, usize)>,
-    /// Where it lies in an array kept whole (then `leaves` and `at` are
-    /// empty).
+    /// Where a subarray lies in an array kept whole (then `leaves` and `at`
+    /// are empty).
     pub(super) memory: Option<MemPlace>,
-    /// On the heap: the pointer to the object's start, at which each leaf
-    /// (then a region array, `heap.rs`) is read and written.
-    pub(super) heap: Option<Term>,
+    /// Where the leaves are arrays: the index at which each is read and
+    /// written. On the heap the pointer to the object's start (the leaves
+    /// are region arrays, `heap.rs`); in an array kept whole the element's
+    /// row-major number (`memory.rs`).
+    pub(super) index: Option<Term>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -73,7 +75,7 @@ impl<'a> Lowerer<'a> {
                     layout,
                     at: vec![(yes, 0)],
                     memory: None,
-                    heap: None,
+                    index: None,
                 }))
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
@@ -131,7 +133,7 @@ impl<'a> Lowerer<'a> {
                     layout: (*element).clone(),
                     at,
                     memory: None,
-                    heap: array.heap,
+                    index: array.index,
                 }))
             }
             Expression::Member(m) => {
@@ -148,15 +150,17 @@ impl<'a> Lowerer<'a> {
                         )
                     })?
                 };
-                if whole.memory.is_some() {
-                    let what =
-                        "a member of an element of an array kept whole (large or of variable size)";
-                    return Err(self.unsupported(e.span, what));
-                }
                 let Layout::Struct(record) = &whole.layout else {
                     let what = format!("a member of {}", whole.layout.describe());
                     return Err(self.unsupported(e.span, what));
                 };
+                if record.union {
+                    let what = format!(
+                        "a member of {} (its members share bytes)",
+                        whole.layout.describe()
+                    );
+                    return Err(self.unsupported(e.span, what));
+                }
                 let name = &m.node.identifier.node.name;
                 let mut offset = 0;
                 for (field, layout) in &record.fields {
@@ -166,7 +170,7 @@ impl<'a> Lowerer<'a> {
                             layout: layout.clone(),
                             at: (whole.at.iter()).map(|&(g, p)| (g, p + offset)).collect(),
                             memory: None,
-                            heap: whole.heap,
+                            index: whole.index,
                         }));
                     }
                     offset += layout.leaves();
@@ -268,7 +272,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<(Term, CType)> {
         let place = (self.addressed_place(e)?).expect("an lvalue on the heap is a place");
-        match (place.heap, &place.at[..]) {
+        match (place.index, &place.at[..]) {
             (Some(p), [(_, 0)]) if place.layout.leaves() == place.leaves.len() => {
                 let pointee = self.pointee_for(&place.layout, span)?;
                 Ok((p, self.pointer_to(pointee)))
@@ -388,7 +392,7 @@ impl<'a> Lowerer<'a> {
 
     /// The value of the object's leaf `k` (on the heap, read at the place's pointer).
     fn leaf_at(&mut self, place: &Place, k: usize) -> Term {
-        match place.heap {
+        match place.index {
             Some(p) => (self.cfa.terms).mk(Op::Select, &[place.leaves[k], p]),
             None => place.leaves[k],
         }
@@ -396,7 +400,7 @@ impl<'a> Lowerer<'a> {
 
     /// The new value of the object's leaf `k` once it holds `v`.
     fn leaf_with(&mut self, place: &Place, k: usize, v: Term) -> Term {
-        match place.heap {
+        match place.index {
             Some(p) => (self.cfa.terms).mk(Op::Store, &[place.leaves[k], p, v]),
             None => v,
         }
@@ -404,14 +408,11 @@ impl<'a> Lowerer<'a> {
 
     /// The value of a scalar place.
     pub(super) fn read(&mut self, place: &Place, span: Span) -> Result<(Term, CType)> {
-        if let Some(whole) = &place.memory {
-            return self.read_whole(whole, span);
-        }
-        let Layout::Scalar(ty) = place.layout else {
+        let (None, Layout::Scalar(ty)) = (&place.memory, &place.layout) else {
             let what = format!("{} used as a value here", place.layout.describe());
             return Err(self.unsupported(span, what));
         };
-        Ok((self.read_leaf(place, 0), ty))
+        Ok((self.read_leaf(place, 0), *ty))
     }
 
     /// The commands that give leaf `j` of the subobject at `place` the value `v`.
@@ -438,19 +439,11 @@ impl<'a> Lowerer<'a> {
         from: CType,
         span: Span,
     ) -> Result<(Term, CType)> {
-        let ty = match (&place.memory, &place.layout) {
-            (Some(whole), _) if whole.depth == whole.memory.dims.len() => whole.memory.element,
-            (None, Layout::Scalar(ty)) => *ty,
-            _ => {
-                let what = format!("assigning a scalar to {}", place.layout.describe());
-                return Err(self.unsupported(span, what));
-            }
+        let (None, &Layout::Scalar(ty)) = (&place.memory, &place.layout) else {
+            let what = format!("assigning a scalar to {}", place.layout.describe());
+            return Err(self.unsupported(span, what));
         };
         let v = self.convert_value(value, from, ty, span)?;
-        if let Some(whole) = &place.memory {
-            self.write_whole(whole, v, span)?;
-            return Ok((v, ty));
-        }
         // The candidates are assigned one after the other.
         let (v, _) = if place.at.len() > 1 && self.reads_any(v, &place.leaves) {
             self.stabilize((v, ty), span)
@@ -583,17 +576,24 @@ impl<'a> Lowerer<'a> {
         self.undefined_unless(inside, Some(Fault::Deref), span);
     }
 
-    /// Unless `inside` holds, sends the path to the error location: under
-    /// memory safety with the flag of `fault` set (a violation), otherwise
-    /// with the out-of-bounds flag set (undefined behaviour: a trace ending
-    /// there is no verdict). A place lowered for its address only
-    /// ([`Lowerer::addressing`]) performs no dereference.
+    /// Unless `inside` holds, the access or `free` is invalid. Under memory
+    /// safety the path goes to the error location with the flag of `fault`
+    /// set (a violation); under the other properties an invalid access is
+    /// undefined behaviour, where the execution ends (SV-COMP's reading).
+    /// What `fault` does not name (an object read at a type it was not
+    /// given, on which the typed regions rest; a place out of bounds taken
+    /// for its address only, [`Lowerer::addressing`], which performs no
+    /// access) goes to the error location with the out-of-bounds flag set:
+    /// a trace ending there is no verdict.
     pub(super) fn undefined_unless(&mut self, inside: Term, fault: Option<Fault>, span: Span) {
+        let fault = fault.filter(|_| !self.addressing);
+        if fault.is_some() && self.options.property != Spec::MemSafety {
+            return self.defined_only_if(inside, span);
+        }
         let Some(inside) = self.guarded_condition(inside) else {
             return;
         };
         let outside = self.cfa.terms.not(inside);
-        let fault = fault.filter(|_| self.options.property == Spec::MemSafety && !self.addressing);
         let flag = match fault {
             Some(fault) => {
                 self.error_calls.extend(self.point(span));
