@@ -148,6 +148,42 @@ pub fn check_certificate(
             })
             .collect()
     };
+    // Where ¬INV does not split, INV at the current step may: an explicit
+    // run's invariant lists its states, and a query from one of them (its
+    // location and values fixed) is decided by propagation, where the
+    // whole disjunction makes the solver choose among them.
+    let mut sources = Vec::new();
+    if let (true, Some((params, body))) = (cases.is_empty(), split_function(function)) {
+        if let Some(items) = list_items(body) {
+            if items[0] == "or" && (3..=MAX_CASES + 1).contains(&items.len()) {
+                for (i, d) in items[1..].iter().enumerate() {
+                    let name = format!("{CERTIFICATE}-source-{i}");
+                    declarations += &format!("(define-fun {name} {params} Bool {d})\n");
+                    sources.push(name);
+                }
+            }
+        }
+    }
+    let consecution = match sources.len() {
+        0 => Group {
+            common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
+            cases: each_case("consecution", 1),
+        },
+        n => Group {
+            common: format!("(assert {})\n", u.trans(0)),
+            cases: (sources.iter().enumerate())
+                .map(|(i, name)| {
+                    let what = format!("consecution, from case {} of {n}", i + 1);
+                    let query = format!(
+                        "(assert {})\n(assert (not {}))\n",
+                        apply(name, 0),
+                        apply(CERTIFICATE, 1)
+                    );
+                    (what, query)
+                })
+                .collect(),
+        },
+    };
     let queries = Queries {
         declarations,
         groups: vec![
@@ -155,10 +191,7 @@ pub fn check_certificate(
                 common: format!("(assert {})\n", u.init()),
                 cases: each_case("initiation", 0),
             },
-            Group {
-                common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
-                cases: each_case("consecution", 1),
-            },
+            consecution,
             Group {
                 common: String::new(),
                 cases: vec![(

@@ -4,7 +4,10 @@
 //! - **Proof by a determined run.** Variables start unknown (C leaves them
 //!   indeterminate until assigned; the encoded system leaves them free) and
 //!   `havoc` makes them unknown again; a value computed from an unknown one
-//!   is unknown. If no guard ever depends on an unknown value and at most
+//!   is unknown. An array over a wide index starts unknown element by
+//!   element (a heap region, a local array kept whole): it is known where
+//!   the run stored into it, so a list the program builds and walks is a
+//!   determined run. If no guard ever depends on an unknown value and at most
 //!   one edge or branch is enabled at every step, the run is the program's
 //!   only path, whatever the unknown values: reaching the error location is
 //!   a counterexample; stopping (no edge enabled) or coming back to a state
@@ -36,7 +39,7 @@ use crate::ir::bv::BvValue;
 use crate::ir::cfa::encode::pc_numbers;
 use crate::ir::cfa::{Cfa, Command, Loc};
 use crate::ir::term::compiled::{compile, from_slot, to_slot, Compiled, Slots};
-use crate::ir::term::eval::{Evaluator, Value};
+use crate::ir::term::eval::{ArrayValue, Evaluator, Value};
 use crate::ir::term::normalize::Normalizer;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
@@ -312,16 +315,34 @@ impl Store for Values<'_> {
     }
 
     fn havoc(&self, sort: &Sort, draws: Option<&mut Draws>) -> Option<Value> {
-        draws.and_then(|d| d.value(sort))
+        match draws {
+            Some(d) => d.value(sort),
+            None => unknown_array(sort),
+        }
     }
 
     fn start(&self, sort: &Sort, testing: bool) -> Option<Value> {
-        testing.then(|| Value::default_of(sort))
+        match testing {
+            true => Some(Value::default_of(sort)),
+            false => unknown_array(sort),
+        }
     }
 
     fn value(&self, slot: &Option<Value>, _: &Sort) -> Option<Value> {
         slot.clone()
     }
+}
+
+/// An unknown value of `sort` in the determined run: for an array over a
+/// large index sort, an array whose elements become known as they are
+/// stored (a heap region starts arbitrary, and the program reads what it
+/// wrote); otherwise nothing.
+fn unknown_array(sort: &Sort) -> Option<Value> {
+    let Sort::Array(index, element) = sort else {
+        return None;
+    };
+    let a = ArrayValue::known_only_at_entries(index, element)?;
+    Some(Value::Array(std::sync::Arc::new(a)))
 }
 
 /// The automaton as the interpreter walks it: its edges by source and the
@@ -622,6 +643,26 @@ fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
         let at = terms.bv(BvValue::from_u64(width, index[loc] as u64));
         let mut cube = vec![terms.eq(pc, at)];
         for (&v, value) in cfa.vars.iter().zip(state) {
+            if let Some(Value::Array(a)) = value.as_ref().filter(|_| is_partial(value)) {
+                // Known at its entries only: each is a literal.
+                for (i, e) in &a.entries {
+                    let sort = terms.sort(v).clone();
+                    let Sort::Array(index, element) = &sort else {
+                        unreachable!("an array value")
+                    };
+                    let (Some(i), Some(e)) = (
+                        crate::ir::term::normalize::constant_term(&mut terms, i, index),
+                        crate::ir::term::normalize::constant_term(&mut terms, e, element),
+                    ) else {
+                        return InvariantVerdict::Unknown(
+                            "a value of the run has no constant term".into(),
+                        );
+                    };
+                    let read = terms.mk(Op::Select, &[v, i]);
+                    cube.push(terms.eq(read, e));
+                }
+                continue;
+            }
             if let Some(value) = value {
                 let sort = terms.sort(v).clone();
                 let Some(c) = crate::ir::term::normalize::constant_term(&mut terms, value, &sort)
@@ -687,7 +728,7 @@ fn encoded_trace(
         next[0] == pc_value(cfa.edges[k].to)
             && next[1] == Value::Bool(true)
             && (after.iter().zip(&next[2..]))
-                .all(|(want, got)| want.as_ref().is_none_or(|w| w == got))
+                .all(|(want, got)| is_partial(want) || want.as_ref().is_none_or(|w| w == got))
     };
     for (k, after) in path {
         let mut inputs = defaults.clone();
@@ -726,7 +767,7 @@ fn encoded_trace(
                 wanted.extend((after.iter().enumerate()).filter_map(|(i, v)| {
                     let array = matches!(terms.sort(ts.states[i + 2].var), Sort::Array(..));
                     v.clone()
-                        .filter(|_| with_arrays || !array)
+                        .filter(|_| (with_arrays || !array) && !is_partial(v))
                         .map(|v| (i + 2, v))
                 }));
                 let roots: Vec<Term> = (wanted.iter())
@@ -773,6 +814,12 @@ fn encoded_trace(
     trace.states.push(current);
     trace.inputs.push(defaults);
     Ok(trace)
+}
+
+/// Whether `v` is an array known only at its entries (the run leaves the
+/// rest to the encoded system's free choice).
+fn is_partial(v: &Option<Value>) -> bool {
+    matches!(v, Some(Value::Array(a)) if a.is_partial())
 }
 
 /// The constant term of `v` in the sort of `x`.

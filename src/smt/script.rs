@@ -10,7 +10,7 @@ use crate::formats::smtlib::{Command, ScriptReader};
 use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
 use crate::ir::term::print::Printer;
-use crate::ir::term::{Rational, Sort, Term, Terms};
+use crate::ir::term::{Op, Rational, Sort, Term, Terms};
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -21,6 +21,204 @@ pub enum Ending {
     Completed,
     /// It could not be read any further (the error was printed).
     Unreadable,
+}
+
+/// Constants the assertions in scope give variables (`(= x c)` among an
+/// assertion's top-level conjuncts), put into each later assertion before
+/// the solver sees it, which then folds: a proof checker's query that
+/// fixes a location and its values reduces the transition relation to
+/// that location's edges, where the solver would otherwise search the
+/// whole of it. The equalities themselves stay asserted, so models and
+/// cores are those of the script as written. The folding is this file's
+/// own (the reference evaluator on constant operands, and the identities
+/// of `ite`, `and`, `or` and reads over writes), apart from the engines'
+/// rewriting: the checkers read proofs through this runner.
+#[derive(Default)]
+struct Fixed {
+    values: HashMap<Term, Term>,
+    /// Per scope (`push`), the variables it fixed.
+    scopes: Vec<Vec<Term>>,
+}
+
+impl Fixed {
+    /// `term` with the fixed variables replaced (and folded); the
+    /// variables it fixes are recorded for the assertions after it.
+    fn assert(&mut self, terms: &mut Terms, term: Term) -> Term {
+        let term = match self.values.is_empty() {
+            true => term,
+            false => fold(terms, term, &self.values),
+        };
+        let mut conjuncts = vec![term];
+        while let Some(c) = conjuncts.pop() {
+            let args = terms.args(c).to_vec();
+            let (x, value) = match terms.op(c) {
+                Op::And => {
+                    conjuncts.extend(args);
+                    continue;
+                }
+                Op::Var(..) => (c, terms.bool(true)),
+                Op::Not if matches!(terms.op(args[0]), Op::Var(..)) => (args[0], terms.bool(false)),
+                Op::Eq if args.len() == 2 => match (terms.op(args[0]), terms.op(args[1])) {
+                    (Op::Var(..), _) if is_value(terms, args[1]) => (args[0], args[1]),
+                    (_, Op::Var(..)) if is_value(terms, args[0]) => (args[1], args[0]),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.values.entry(x) {
+                slot.insert(value);
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.push(x);
+                }
+            }
+        }
+        term
+    }
+
+    fn pop(&mut self) {
+        for x in self.scopes.pop().unwrap_or_default() {
+            self.values.remove(&x);
+        }
+    }
+}
+
+/// Whether `t` is a Bool, bit-vector or number literal.
+fn is_literal(terms: &Terms, t: Term) -> bool {
+    matches!(terms.op(t), Op::Bool(_) | Op::Bv(_) | Op::Num(..))
+}
+
+/// `t` with the variables of `values` replaced, folded bottom-up; the
+/// branch an `ite` with a constant condition does not take is not visited.
+fn fold(terms: &mut Terms, t: Term, values: &HashMap<Term, Term>) -> Term {
+    let mut image: HashMap<Term, Term> = values.clone();
+    // (term, whether its condition or arguments are done)
+    let mut stack = vec![(t, false)];
+    while let Some((u, ready)) = stack.pop() {
+        if image.contains_key(&u) {
+            continue;
+        }
+        let args = terms.args(u).to_vec();
+        if args.is_empty() {
+            image.insert(u, u);
+            continue;
+        }
+        let op = terms.op(u).clone();
+        if !ready {
+            stack.push((u, true));
+            match op {
+                // The condition first: a constant one picks one branch.
+                Op::Ite => stack.push((args[0], false)),
+                _ => stack.extend(args.iter().map(|&a| (a, false))),
+            }
+            continue;
+        }
+        if op == Op::Ite {
+            let c = image[&args[0]];
+            let taken = match terms.op(c) {
+                Op::Bool(true) => Some(args[1]),
+                Op::Bool(false) => Some(args[2]),
+                _ => None,
+            };
+            let pending: Vec<Term> = match taken {
+                Some(b) => vec![b],
+                None => vec![args[1], args[2]],
+            };
+            let missing: Vec<Term> = pending
+                .into_iter()
+                .filter(|a| !image.contains_key(a))
+                .collect();
+            if !missing.is_empty() {
+                stack.push((u, true));
+                stack.extend(missing.into_iter().map(|a| (a, false)));
+                continue;
+            }
+            let folded = match taken {
+                Some(b) => image[&b],
+                None if image[&args[1]] == image[&args[2]] => image[&args[1]],
+                None => terms.mk(Op::Ite, &[c, image[&args[1]], image[&args[2]]]),
+            };
+            image.insert(u, folded);
+            continue;
+        }
+        let new: Vec<Term> = args.iter().map(|a| image[a]).collect();
+        image.insert(u, rebuild(terms, op, &new));
+    }
+    image[&t]
+}
+
+/// `op` applied to `args`, folded where the arguments allow.
+fn rebuild(terms: &mut Terms, op: Op, args: &[Term]) -> Term {
+    let is = |terms: &Terms, a: Term, b: bool| *terms.op(a) == Op::Bool(b);
+    match op {
+        Op::And if args.iter().any(|&a| is(terms, a, false)) => return terms.bool(false),
+        Op::Or if args.iter().any(|&a| is(terms, a, true)) => return terms.bool(true),
+        Op::And | Op::Or => {
+            let unit = op == Op::And;
+            let rest: Vec<Term> = args
+                .iter()
+                .copied()
+                .filter(|&a| !is(terms, a, unit))
+                .collect();
+            return match rest.len() {
+                0 => terms.bool(unit),
+                1 => rest[0],
+                _ => terms.mk(op, &rest),
+            };
+        }
+        // A read at a literal index looks past writes at other literal
+        // indices; a write there, or a constant array, is the element.
+        Op::Select if is_literal(terms, args[1]) => {
+            let (mut a, j) = (args[0], args[1]);
+            loop {
+                match terms.op(a) {
+                    Op::Store => {
+                        let (under, i, e) = (terms.args(a)[0], terms.args(a)[1], terms.args(a)[2]);
+                        if i == j {
+                            return e;
+                        }
+                        if !is_literal(terms, i) {
+                            break;
+                        }
+                        a = under;
+                    }
+                    Op::ConstArray(_) => return terms.args(a)[0],
+                    _ => break,
+                }
+            }
+            return terms.mk(op, &[a, j]);
+        }
+        _ => {}
+    }
+    let t = terms.mk(op.clone(), args);
+    // Literal operands: evaluated in a store of their own (an evaluator
+    // over the script's store would size a table to all of it per term).
+    let mut tiny = Terms::new();
+    let mut small = Vec::with_capacity(args.len());
+    for &a in args {
+        small.push(match terms.op(a) {
+            Op::Bool(b) => tiny.bool(*b),
+            Op::Bv(v) => tiny.bv(v.clone()),
+            _ => return t,
+        });
+    }
+    let Ok(u) = tiny.app(op, &small) else {
+        return t;
+    };
+    match crate::ir::term::eval::Evaluator::new(&tiny).eval(u) {
+        Ok(Value::Bool(b)) => terms.bool(b),
+        Ok(Value::Bv(v)) => terms.bv(v),
+        _ => t,
+    }
+}
+
+/// Whether `t` is a constant: a literal, or a constant array with stores
+/// of literals.
+fn is_value(terms: &Terms, t: Term) -> bool {
+    match terms.op(t) {
+        Op::Bool(_) | Op::Bv(_) | Op::Num(..) => true,
+        Op::ConstArray(_) | Op::Store => terms.args(t).iter().all(|&a| is_value(terms, a)),
+        _ => false,
+    }
 }
 
 /// Runs the script `text` of `file` on `solver`, printing answers to `out`.
@@ -37,6 +235,7 @@ pub fn run(
     let mut named: Vec<Vec<Term>> = vec![Vec::new()];
     let mut last: Option<SmtResult> = None;
     let mut last_assumptions: Vec<Term> = Vec::new();
+    let mut fixed = Fixed::default();
     loop {
         let command = match reader.next_command() {
             Ok(Some(c)) => c,
@@ -57,7 +256,10 @@ pub fn run(
                     names.insert(term, n);
                     named.last_mut().expect("a scope").push(term);
                 }
-                None => solver.assert(reader.terms(), term),
+                None => {
+                    let term = fixed.assert(reader.terms_mut(), term);
+                    solver.assert(reader.terms(), term)
+                }
             },
             Command::CheckSat | Command::CheckSatAssuming(_) => {
                 let mut assumptions: Vec<Term> = named.iter().flatten().copied().collect();
@@ -83,6 +285,7 @@ pub fn run(
                 for _ in 0..n {
                     solver.push();
                     named.push(Vec::new());
+                    fixed.scopes.push(Vec::new());
                 }
                 last = None;
             }
@@ -90,6 +293,7 @@ pub fn run(
                 for _ in 0..n {
                     solver.pop();
                     named.pop();
+                    fixed.pop();
                 }
                 last = None;
             }
@@ -235,5 +439,57 @@ fn index_sort(a: &crate::ir::term::eval::ArrayValue) -> Sort {
     match a.entries.keys().next() {
         Some(i) => value_sort(i),
         None => a.index_sort().cloned().unwrap_or(Sort::Bool),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::smt::inhouse::InvarSmt;
+    use crate::util::budget::Budget;
+
+    fn answers(text: &str) -> Vec<String> {
+        let mut solver = InvarSmt::new(Budget::unlimited());
+        let mut out = Vec::new();
+        run("fold", text, &mut solver, &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// Answers by hand: a fixed variable folds reads over writes and
+    /// `ite`s in later assertions, only in its scope, and stays asserted.
+    #[test]
+    fn values_fixed_by_assertions_fold_later_ones_within_their_scope() {
+        let text = "(declare-const x (_ BitVec 32)) (declare-const y (_ BitVec 8))
+            (declare-const a (Array (_ BitVec 32) (_ BitVec 8)))
+            (push 1)
+            (assert (and (= x #x00000003) true))
+            (assert (= (select (store a x y) #x00000003) #x05))
+            (assert (ite (= x #x00000003) (bvult y #x06) false))
+            (check-sat)
+            (get-value (x y))
+            (assert (= (select (store a #x00000004 y) x) #x07))
+            (assert (= (select a #x00000003) #x06))
+            (check-sat)
+            (pop 1)
+            (assert (= (select (store a x y) #x00000003) #x05))
+            (assert (not (= y #x05)))
+            (check-sat)
+            (assert (= #x00000003 x))
+            (check-sat)";
+        assert_eq!(
+            answers(text),
+            [
+                "sat",
+                "((x #b00000000000000000000000000000011)",
+                " (y #b00000101))",
+                "unsat",
+                "sat",
+                "unsat"
+            ]
+        );
     }
 }

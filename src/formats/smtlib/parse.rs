@@ -839,6 +839,11 @@ impl<'a, 't> ScriptReader<'a, 't> {
         self.parser.terms
     }
 
+    /// The term store, to build terms in (the script's own stay as read).
+    pub fn terms_mut(&mut self) -> &mut Terms {
+        self.parser.terms
+    }
+
     /// The constants declared so far and still in scope, in order.
     pub fn declared(&self) -> Vec<Term> {
         let p = &self.parser;

@@ -37,6 +37,9 @@ pub struct ArrayValue {
     pub entries: BTreeMap<Value, Value>,
     /// The index sort, when it is small enough to enumerate.
     index: Option<Sort>,
+    /// Whether only `entries` are known and `default` stands for elements
+    /// nobody knows ([`ArrayValue::known_only_at_entries`]).
+    partial: bool,
 }
 
 /// Finite index sorts up to this many bits are enumerated.
@@ -59,7 +62,25 @@ impl ArrayValue {
             default,
             entries: BTreeMap::new(),
             index,
+            partial: false,
         }
+    }
+
+    /// An array over a large index sort (more than 16 bits, or an infinite
+    /// one) whose elements are unknown until stored: reading one that was
+    /// not stored, or comparing the array, is an evaluation error. For
+    /// explicit execution, where a value computed from an unknown one is
+    /// unknown (a region of the heap starts arbitrary, and a program reads
+    /// back what it wrote). `None` for small index sorts.
+    pub fn known_only_at_entries(index: &Sort, element: &Sort) -> Option<ArrayValue> {
+        let mut a = ArrayValue::constant(index, Value::default_of(element));
+        a.partial = true;
+        a.index.is_none().then_some(a)
+    }
+
+    /// Whether only the entries are known.
+    pub fn is_partial(&self) -> bool {
+        self.partial
     }
 
     /// The `j`-th index of a small finite index sort.
@@ -79,7 +100,9 @@ impl ArrayValue {
     /// The array with `v` at `i`, in canonical form.
     pub fn store(&self, i: Value, v: Value) -> ArrayValue {
         let mut a = self.clone();
-        if v == a.default {
+        if a.partial {
+            a.entries.insert(i, v);
+        } else if v == a.default {
             a.entries.remove(&i);
         } else {
             a.entries.insert(i, v);
@@ -145,6 +168,13 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Bv(v) => write!(f, "#b{}", v.to_binary()),
             Value::Num(r) => write!(f, "{r}"),
+            Value::Array(a) if a.partial => {
+                write!(f, "[unknown")?;
+                for (i, e) in &a.entries {
+                    write!(f, ", {i} -> {e}")?;
+                }
+                write!(f, "]")
+            }
             Value::Array(a) => {
                 write!(f, "[default {}", a.default)?;
                 for (i, e) in &a.entries {
@@ -323,6 +353,11 @@ impl<'a> Evaluator<'a> {
             Implies => {
                 Value::Bool(!(0..n - 1).all(|i| self.boolean(t, i)) || self.boolean(t, n - 1))
             }
+            Eq | Distinct
+                if (0..n).any(|i| matches!(self.arg(t, i), Value::Array(a) if a.partial)) =>
+            {
+                return Err(EvalError("an array known only in part compared".into()))
+            }
             Eq => Value::Bool((1..n).all(|i| self.arg(t, i) == self.arg(t, 0))),
             Distinct => {
                 Value::Bool((0..n).all(|i| (i + 1..n).all(|j| self.arg(t, i) != self.arg(t, j))))
@@ -457,6 +492,10 @@ impl<'a> Evaluator<'a> {
             ToInt => Value::Num(Rational::int(self.num(t, 0).floor())),
             IsInt => Value::Bool(self.num(t, 0).is_int()),
             Select => match self.arg(t, 0) {
+                Value::Array(a) if a.partial => match a.entries.get(self.arg(t, 1)) {
+                    Some(v) => v.clone(),
+                    None => return Err(EvalError("an array element nobody knows".into())),
+                },
                 Value::Array(a) => a.get(self.arg(t, 1)).clone(),
                 _ => unreachable!("sort-checked"),
             },
@@ -508,5 +547,35 @@ mod tests {
             b.store(Value::Num(Rational::int(3)), Value::Num(Rational::int(0))),
             a
         );
+    }
+
+    #[test]
+    fn arrays_known_at_their_entries_read_back_what_was_stored_only() {
+        let mut terms = Terms::new();
+        let sort = Sort::array(Sort::BitVec(32), Sort::BitVec(8));
+        let a = terms.var("a", sort.clone());
+        let b = terms.var("b", sort);
+        let (i, j) = (
+            terms.bv(BvValue::from_u64(32, 7)),
+            terms.bv(BvValue::from_u64(32, 8)),
+        );
+        let zero = terms.bv(BvValue::from_u64(8, 0));
+        let stored = terms.mk(Op::Store, &[a, i, zero]);
+        let (at_i, at_j) = (
+            terms.mk(Op::Select, &[stored, i]),
+            terms.mk(Op::Select, &[stored, j]),
+        );
+        let same = terms.eq(stored, b);
+        let partial = ArrayValue::known_only_at_entries(&Sort::BitVec(32), &Sort::BitVec(8))
+            .expect("a wide index");
+        // Over a small index sort every element would have to be listed.
+        assert!(ArrayValue::known_only_at_entries(&Sort::BitVec(4), &Sort::Bool).is_none());
+        let mut ev = Evaluator::new(&terms);
+        ev.set(a, Value::Array(Arc::new(partial.clone())));
+        ev.set(b, Value::Array(Arc::new(partial)));
+        // Even a store of the element the default stands for is kept.
+        assert_eq!(ev.eval(at_i).unwrap(), bv(8, 0));
+        assert!(ev.eval(at_j).is_err());
+        assert!(ev.eval(same).is_err());
     }
 }

@@ -169,6 +169,25 @@ impl Normalizer {
                 }
                 _ => terms.mk(op, args),
             },
+            // A read at a constant index looks past writes at other
+            // constant indices, and a write there is the element read.
+            Op::Select if constant_value(terms, args[1]).is_some() => {
+                let (mut a, j) = (args[0], args[1]);
+                while *terms.op(a) == Op::Store {
+                    let (under, i, e) = (terms.args(a)[0], terms.args(a)[1], terms.args(a)[2]);
+                    if i == j {
+                        return e;
+                    }
+                    if constant_value(terms, i).is_none() {
+                        break;
+                    }
+                    a = under;
+                }
+                match terms.op(a) {
+                    Op::ConstArray(_) => terms.args(a)[0],
+                    _ => terms.mk(op, &[a, j]),
+                }
+            }
             Op::Eq if args.len() == 2 => self.equality(terms, args[0], args[1]),
             Op::Distinct if args.len() == 2 => {
                 let e = self.equality(terms, args[0], args[1]);
