@@ -200,6 +200,13 @@ impl<'a> Lowerer<'a> {
                 if let Some(target) = self.alias_of(&b.node.lhs) {
                     return Some(target.pointee());
                 }
+                // An element of a variable-length array has a type of
+                // constant size where the array as a whole has none.
+                if let Expression::Identifier(id) = &b.node.lhs.node {
+                    if let Some(Binding::Memory(memory)) = self.binding(&id.node.name) {
+                        return memory.layout_at(1);
+                    }
+                }
                 match self.layout_of(&b.node.lhs)? {
                     Layout::Array(element, _) => Some((*element).clone()),
                     Layout::Scalar(ty) if ty.is_pointer() => {
