@@ -275,9 +275,9 @@ int f(int x) {
         name: "arrays of structs kept whole: members, a member array, struct copies, \
                an element's address taken at a run-time index, a variable-length array",
         source: "struct rec { short key; int val; unsigned char tag[2]; };
-struct rec t[600];
 void put(struct rec *r, int k, int v) { r->key = k; r->val = v; r->tag[k & 1] = v; }
 int f(int x) {
+  struct rec t[600] = { { 0 } };
   int i = x + 3;
   struct rec *p = &t[i];
   i = 0;

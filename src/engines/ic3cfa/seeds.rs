@@ -13,7 +13,8 @@
 //! is not written. These are the relations between a counter and its bound
 //! that IC3CFA's WP cubes, which fix variables to values, otherwise learn
 //! one value at a time. This is the thesis's "improved initialisation" in
-//! the form invariant generators for k-induction use.
+//! the form invariant generators for k-induction use. `false` is proposed
+//! too: where it survives, the location is unreachable and keeps it alone.
 
 use super::path::literals;
 use super::EdgeInfo;
@@ -196,10 +197,15 @@ pub(super) fn houdini(
     backend: smt::Backend,
     budget: &Budget,
 ) -> (Option<Vec<Vec<Term>>>, u64) {
+    // `false` is a candidate too: where it survives, no edge reaches the
+    // location under the facts at its sources, and the location's facts
+    // are that alone (the other candidates survive there vacuously, and a
+    // proof that carries them all is slow to check).
+    let never = terms.bool(false);
     let mut alive: Vec<Vec<Term>> = (0..locations)
         .map(|l| match l == init {
             true => Vec::new(),
-            false => proposed.to_vec(),
+            false => proposed.iter().copied().chain([never]).collect(),
         })
         .collect();
     let mut checks = 0u64;
@@ -293,6 +299,11 @@ pub(super) fn houdini(
                     queue.push_back(j);
                 }
             }
+        }
+    }
+    for facts in &mut alive {
+        if facts.contains(&never) {
+            *facts = vec![never];
         }
     }
     (Some(alive), checks)
