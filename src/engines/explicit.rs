@@ -645,14 +645,13 @@ fn invariant(cfa: &Cfa, ts: &Ts, seen: &[(Loc, State)]) -> InvariantVerdict {
         for (&v, value) in cfa.vars.iter().zip(state) {
             if let Some(Value::Array(a)) = value.as_ref().filter(|_| is_partial(value)) {
                 // Known at its entries only: each is a literal.
+                let Sort::Array(index, element) = terms.sort(v).clone() else {
+                    unreachable!("an array value")
+                };
                 for (i, e) in &a.entries {
-                    let sort = terms.sort(v).clone();
-                    let Sort::Array(index, element) = &sort else {
-                        unreachable!("an array value")
-                    };
                     let (Some(i), Some(e)) = (
-                        crate::ir::term::normalize::constant_term(&mut terms, i, index),
-                        crate::ir::term::normalize::constant_term(&mut terms, e, element),
+                        crate::ir::term::normalize::constant_term(&mut terms, i, &index),
+                        crate::ir::term::normalize::constant_term(&mut terms, e, &element),
                     ) else {
                         return InvariantVerdict::Unknown(
                             "a value of the run has no constant term".into(),
