@@ -23,6 +23,7 @@
 //!   order: [`Ts::liveness_signals`] numbers them the same way.
 
 mod lift;
+mod poly;
 mod words;
 
 pub use lift::ts_from_aig;
@@ -34,6 +35,7 @@ use crate::ir::term::eval::{ArrayValue, Value};
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::trace::Trace;
 use crate::ir::ts::{Ts, WordTrace};
+use std::collections::HashMap;
 use std::fmt;
 use words::{Shift, Word};
 
@@ -129,6 +131,7 @@ fn blast(ts: &Ts, reset_functions: bool) -> Result<Blasted, Unsupported> {
         terms,
         aig: Aig::new(),
         memo: vec![None; terms.len()],
+        polys: HashMap::new(),
     };
     let mut state_latches = Vec::new();
     let mut constraints_at_first: Vec<Lit> = Vec::new();
@@ -283,6 +286,7 @@ pub fn blast_terms(
         terms,
         aig: Aig::new(),
         memo: vec![None; terms.len()],
+        polys: HashMap::new(),
     };
     for &v in inputs {
         let w = width_of(terms.sort(v), &format!("input `{}`", var_name(terms, v)))?;
@@ -318,6 +322,7 @@ impl TermBlaster {
             terms,
             aig: std::mem::take(&mut self.aig),
             memo: std::mem::take(&mut self.memo),
+            polys: HashMap::new(),
         };
         let result = b.word_with(root, leaf);
         self.aig = b.aig;
@@ -418,6 +423,8 @@ struct Blaster<'a> {
     terms: &'a Terms,
     aig: Aig,
     memo: Vec<Option<Word>>,
+    /// Equalities opened as polynomials, until their atoms are blasted.
+    polys: HashMap<Term, poly::Poly>,
 }
 
 impl Blaster<'_> {
@@ -457,7 +464,10 @@ impl Blaster<'_> {
                 continue;
             }
             if opened {
-                let w = self.blast(t)?;
+                let w = match self.polys.remove(&t) {
+                    Some(p) => vec![self.polynomial_is_zero(&p)],
+                    None => self.blast(t)?,
+                };
                 self.memo[t.index()] = Some(w);
                 continue;
             }
@@ -466,6 +476,15 @@ impl Blaster<'_> {
                 continue;
             }
             stack.push((t, true));
+            if let Some(p) = self.nonlinear_equality(t) {
+                for a in p.atoms() {
+                    if self.memo[a.index()].is_none() {
+                        stack.push((a, false));
+                    }
+                }
+                self.polys.insert(t, p);
+                continue;
+            }
             for &a in self.terms.args(t) {
                 if self.memo[a.index()].is_none() {
                     stack.push((a, false));
@@ -473,6 +492,41 @@ impl Blaster<'_> {
             }
         }
         Ok(self.memo[root.index()].clone().expect("blasted above"))
+    }
+
+    /// The normal form of `t` if it is an equality of nonlinear
+    /// bit-vector polynomials (see `poly.rs`).
+    fn nonlinear_equality(&self, t: Term) -> Option<poly::Poly> {
+        let args = self.terms.args(t);
+        match (self.terms.op(t), args) {
+            (Op::Eq, &[a, b]) => poly::of_equality(self.terms, a, b),
+            _ => None,
+        }
+    }
+
+    /// The literal of `p = 0`, its monomials summed in their order.
+    fn polynomial_is_zero(&mut self, p: &poly::Poly) -> Lit {
+        let w = p.width as usize;
+        let constant = |c: u64| words::constant((0..w).map(|i| c >> i & 1 == 1));
+        let mut sum = constant(0);
+        for (monomial, &c) in &p.monomials {
+            let mut product = constant(1);
+            for (i, a) in monomial.iter().enumerate() {
+                let word = self.memo[a.index()].clone().expect("atoms first");
+                product = match i {
+                    0 => word,
+                    _ => words::mul(&mut self.aig, &product, &word),
+                };
+            }
+            if monomial.is_empty() {
+                product = constant(c);
+            } else if c != 1 {
+                product = words::mul(&mut self.aig, &constant(c), &product);
+            }
+            sum = words::add(&mut self.aig, &sum, &product, Lit::FALSE).0;
+        }
+        let zero = constant(0);
+        words::eq(&mut self.aig, &sum, &zero)
     }
 
     fn arg(&self, t: Term, i: usize) -> &[Lit] {

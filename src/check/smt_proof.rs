@@ -16,6 +16,7 @@ use crate::smt::inhouse::InvarSmt;
 use crate::smt::script;
 use crate::smt::solver::{SatAnswer, Solver, SolverKind};
 use crate::util::budget::Budget;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// The solver that confirmed a proof.
@@ -121,19 +122,47 @@ pub fn check_certificate(
         format!("({name} {})", args.join(" "))
     };
     let inv0 = apply(CERTIFICATE, 0);
+    let mut define = |name: String, params: &str, body: &str| {
+        declarations += &format!("(define-fun {name} {params} Bool {body})\n");
+        name
+    };
+    // INV at the current step as a disjunction: an explicit run's
+    // invariant lists its states, and IC3CFA's is a conjunction of lemmas
+    // per location. A query from one disjunct (a location and its lemmas,
+    // or a state's values) asserts it before the transition, so that the
+    // runner folds the transition down to that location's edges, where
+    // the whole invariant makes the solver search every edge at once.
+    let split = split_function(function);
+    let (sources, by_value) = match split {
+        Some((_, body)) => source_cases(body, MAX_CASES),
+        None => (Vec::new(), false),
+    };
     // ¬INV as a disjunction of cases, each a function of its own: a case
     // pins down a few literals of the next state (a location and one of
     // its lemmas, for IC3's invariants), so each query is small where the
     // whole negation asks the solver to consider every lemma at once.
+    // From a location, a case per location: a case per lemma and source
+    // was tens of thousands of queries (a C program with 51 locations
+    // and 3,623 lemmas; the whole negation from each source took 10 s
+    // for some, a case per lemma from the whole invariant 80 ms each).
+    let negated = match split {
+        Some((_, body)) => negated_cases(body, MAX_CASES, if by_value { 1 } else { usize::MAX }),
+        None => Vec::new(),
+    };
     let mut cases = Vec::new();
-    if let Some((params, body)) = split_function(function) {
-        let negated = negated_cases(body, MAX_CASES);
-        if negated.len() > 1 {
-            for (i, case) in negated.iter().enumerate() {
-                let name = format!("{CERTIFICATE}-case-{i}");
-                declarations += &format!("(define-fun {name} {params} Bool {case})\n");
-                cases.push(name);
-            }
+    if let (Some((params, _)), true) = (split, negated.len() > 1) {
+        for (i, case) in negated.iter().enumerate() {
+            cases.push(define(format!("{CERTIFICATE}-case-{i}"), params, case));
+        }
+    }
+    // Sources are taken where they split by value, or where ¬INV does
+    // not split at all; a top-level `or` alone (bit-level and IC3+IA
+    // invariants over a `valid` flag) keeps the split of ¬INV.
+    let mut source_names = Vec::new();
+    if let (Some((params, _)), true) = (split, sources.len() > 1 && (by_value || cases.is_empty()))
+    {
+        for (i, d) in sources.iter().enumerate() {
+            source_names.push(define(format!("{CERTIFICATE}-source-{i}"), params, d));
         }
     }
     let each_case = |what: &str, k: usize| -> Vec<(String, String)> {
@@ -148,30 +177,21 @@ pub fn check_certificate(
             })
             .collect()
     };
-    // Where ¬INV does not split, INV at the current step may: an explicit
-    // run's invariant lists its states, and a query from one of them (its
-    // location and values fixed) is decided by propagation, where the
-    // whole disjunction makes the solver choose among them.
-    let mut sources = Vec::new();
-    if let (true, Some((params, body))) = (cases.is_empty(), split_function(function)) {
-        if let Some(items) = list_items(body) {
-            if items[0] == "or" && (3..=MAX_CASES + 1).contains(&items.len()) {
-                for (i, d) in items[1..].iter().enumerate() {
-                    let name = format!("{CERTIFICATE}-source-{i}");
-                    declarations += &format!("(define-fun {name} {params} Bool {d})\n");
-                    sources.push(name);
-                }
-            }
-        }
-    }
-    let consecution = match sources.len() {
-        0 => Group {
+    let mut groups = vec![Group {
+        common: format!("(assert {})\n", u.init()),
+        cases: each_case("initiation", 0),
+    }];
+    match source_names.len() {
+        0 => groups.push(Group {
             common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
             cases: each_case("consecution", 1),
-        },
-        n => Group {
+        }),
+        // Listed states (an explicit run's): the transition once, then a
+        // query from each state; the runner puts the state's values into
+        // the next state's definitions, which fold.
+        n if !by_value => groups.push(Group {
             common: format!("(assert {})\n", u.trans(0)),
-            cases: (sources.iter().enumerate())
+            cases: (source_names.iter().enumerate())
                 .map(|(i, name)| {
                     let what = format!("consecution, from case {} of {n}", i + 1);
                     let query = format!(
@@ -182,28 +202,60 @@ pub fn check_certificate(
                     (what, query)
                 })
                 .collect(),
-        },
-    };
+        }),
+        n => {
+            // A program's transition picks its edge by an input (the
+            // widest of a few bits): fixing it too folds the transition
+            // to one edge, and the next location with it, so that ¬INV
+            // folds to that location's lemmas (and a polynomial lemma
+            // meets its image, `bitblast/poly.rs`). The split covers
+            // every value, so it proves what the whole query would.
+            let selector = edge_selector(ts);
+            // Named once: each query asserts it again after fixing the
+            // selector, and 6,528 copies of its text were 426 MB to read.
+            let trans = format!("{CERTIFICATE}-trans");
+            declarations += &format!("(define-fun {trans} () Bool {})\n", u.trans(0));
+            for (i, name) in source_names.iter().enumerate() {
+                let from = format!("consecution from case {} of {n}", i + 1);
+                let group = match selector {
+                    Some((j, width)) if n << width <= MAX_EDGE_QUERIES => Group {
+                        common: format!("(assert {})\n", apply(name, 0)),
+                        cases: (0..1u64 << width)
+                            .map(|v| {
+                                let value = format!("(_ bv{v} {width})");
+                                let what = format!("{from}, input {} = {v}", u.input(j, 0));
+                                let query = format!(
+                                    "(assert (= {} {value}))\n(assert {trans})\n(assert (not {}))\n",
+                                    u.input(j, 0),
+                                    apply(CERTIFICATE, 1)
+                                );
+                                (what, query)
+                            })
+                            .collect(),
+                    },
+                    _ => Group {
+                        common: format!("(assert {})\n(assert {trans})\n", apply(name, 0)),
+                        cases: each_case(&from, 1),
+                    },
+                };
+                groups.push(group);
+            }
+        }
+    }
+    groups.push(Group {
+        common: String::new(),
+        cases: vec![(
+            "safety".into(),
+            format!(
+                "(assert {inv0})\n(assert {})\n(assert {})\n",
+                u.constraints(0),
+                u.bad(watched, 0)
+            ),
+        )],
+    });
     let queries = Queries {
         declarations,
-        groups: vec![
-            Group {
-                common: format!("(assert {})\n", u.init()),
-                cases: each_case("initiation", 0),
-            },
-            consecution,
-            Group {
-                common: String::new(),
-                cases: vec![(
-                    "safety".into(),
-                    format!(
-                        "(assert {inv0})\n(assert {})\n(assert {})\n",
-                        u.constraints(0),
-                        u.bad(watched, 0)
-                    ),
-                )],
-            },
-        ],
+        groups,
     };
     confirm_all(&queries, engine, deadline)
 }
@@ -243,11 +295,19 @@ fn confirm_all(
     deadline: Option<Instant>,
 ) -> Result<&'static str, ProofError> {
     let mut failures = Vec::new();
-    for kind in [SolverKind::Cvc5, SolverKind::Z3] {
+    // Each solver gets a share of the time left (cvc5 a third, z3 half of
+    // the rest), so that one stuck on a query the next one answers (a
+    // polynomial invariant, which invar's solver sees in normal form)
+    // does not take the whole of it.
+    for (kind, share) in [(SolverKind::Cvc5, 3), (SolverKind::Z3, 2)] {
         if kind.name() == engine {
             continue;
         }
-        match confirm(kind, queries, deadline) {
+        let slice = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / share
+        });
+        match confirm(kind, queries, slice) {
             Ok(()) => return Ok(kind.name()),
             // A query answered sat refutes the proof; no other solver is asked.
             Err(Refuted(e)) => {
@@ -273,6 +333,20 @@ fn confirm_all(
             })
         }
     }
+}
+
+/// Most consecution queries split over the edge selector's values.
+const MAX_EDGE_QUERIES: usize = 20_000;
+
+/// The input of `ts` that looks like a program's edge selector: the
+/// widest bit-vector input of 2 to 8 bits (its index and width).
+fn edge_selector(ts: &Ts) -> Option<(usize, u32)> {
+    (ts.inputs.iter().enumerate())
+        .filter_map(|(j, &v)| match ts.terms.sort(v) {
+            crate::ir::term::Sort::BitVec(w) if (2..=8).contains(w) => Some((j, *w)),
+            _ => None,
+        })
+        .max_by_key(|&(j, w)| (w, std::cmp::Reverse(j)))
 }
 
 /// Most cases the negation of a certificate is split into (beyond, one
@@ -372,17 +446,18 @@ fn list_items(text: &str) -> Option<Vec<&str>> {
 /// Formulas, as text, whose disjunction is equivalent to `(not body)`:
 /// the negation pushed through `and` (a case per conjunct), `or` (the
 /// product of the disjuncts' cases), `=>` and `not`, at most `cap` of them
-/// (the product is not formed beyond; the formula stays whole).
-fn negated_cases(body: &str, cap: usize) -> Vec<String> {
+/// (the product is not formed beyond; the formula stays whole). Only the
+/// `and`s within `depth` split ones are split; deeper ones stay whole.
+fn negated_cases(body: &str, cap: usize, depth: usize) -> Vec<String> {
     let whole = || vec![format!("(not {body})")];
     let Some(items) = list_items(body) else {
         return whole();
     };
     match (items[0], &items[1..]) {
-        ("and", conjuncts) if !conjuncts.is_empty() => {
+        ("and", conjuncts) if !conjuncts.is_empty() && depth > 0 => {
             let mut cases = Vec::new();
             for c in conjuncts {
-                cases.extend(negated_cases(c, cap));
+                cases.extend(negated_cases(c, cap, depth - 1));
                 if cases.len() > cap {
                     return whole();
                 }
@@ -392,7 +467,7 @@ fn negated_cases(body: &str, cap: usize) -> Vec<String> {
         ("or", disjuncts) if !disjuncts.is_empty() => {
             let mut product: Vec<Vec<String>> = vec![Vec::new()];
             for d in disjuncts {
-                let cases = negated_cases(d, cap);
+                let cases = negated_cases(d, cap, depth);
                 if product.len() * cases.len() > cap {
                     return whole();
                 }
@@ -413,12 +488,126 @@ fn negated_cases(body: &str, cap: usize) -> Vec<String> {
                 })
                 .collect()
         }
-        ("=>", [premise, conclusion]) => (negated_cases(conclusion, cap).iter())
+        ("=>", [premise, conclusion]) => (negated_cases(conclusion, cap, depth).iter())
             .map(|c| format!("(and {premise} {c})"))
             .collect(),
         ("not", [inner]) => vec![inner.to_string()],
         _ => whole(),
     }
+}
+
+/// Formulas, as text, whose disjunction is equivalent to `body`: the
+/// disjuncts of `or`s, and a conjunction whose conjuncts are guarded by
+/// `X = c` (`(or (not (= X c)) C)` or `(=> (= X c) C)`, for one `X` and
+/// literals `c`) split per value: `X = c` with the lemmas it guards and the
+/// other conjuncts, and `X` equal to none of the values with the other
+/// conjuncts. Two literals of one value written two ways only make the
+/// disjunction weaker than `body`, never stronger (each case keeps the
+/// lemmas of its own spelling), so a proof of consecution from every case
+/// still holds. At most `cap` cases (beyond, `body` whole). Also whether
+/// a conjunction was split by value.
+fn source_cases(body: &str, cap: usize) -> (Vec<String>, bool) {
+    let whole = || (vec![body.to_string()], false);
+    let Some(items) = list_items(body) else {
+        return whole();
+    };
+    match (items[0], &items[1..]) {
+        ("or", disjuncts) if !disjuncts.is_empty() => {
+            let (mut cases, mut by_value) = (Vec::new(), false);
+            for d in disjuncts {
+                let (more, split) = source_cases(d, cap);
+                cases.extend(more);
+                by_value |= split;
+                if cases.len() > cap {
+                    return whole();
+                }
+            }
+            (cases, by_value)
+        }
+        ("and", conjuncts) if !conjuncts.is_empty() => {
+            let guarded: Vec<Option<(&str, &str, String)>> =
+                conjuncts.iter().map(|c| guarded_lemma(c)).collect();
+            // The variable that guards most conjuncts.
+            let mut count: HashMap<&str, usize> = HashMap::new();
+            for (x, _, _) in guarded.iter().flatten() {
+                *count.entry(x).or_default() += 1;
+            }
+            let Some((x, _)) = (count.into_iter())
+                .filter(|&(_, n)| n >= 2)
+                .max_by_key(|&(x, n)| (n, std::cmp::Reverse(x)))
+            else {
+                return whole();
+            };
+            let mut values: Vec<&str> = Vec::new();
+            let mut lemmas: HashMap<&str, Vec<String>> = HashMap::new();
+            let mut others: Vec<&str> = Vec::new();
+            for (c, g) in conjuncts.iter().zip(&guarded) {
+                match g {
+                    Some((y, value, lemma)) if *y == x => {
+                        if !lemmas.contains_key(value) {
+                            values.push(value);
+                        }
+                        lemmas.entry(value).or_default().push(lemma.clone());
+                    }
+                    _ => others.push(c),
+                }
+            }
+            if values.len() + 1 > cap {
+                return whole();
+            }
+            let conjunction = |parts: Vec<String>| match parts.len() {
+                1 => parts[0].clone(),
+                _ => format!("(and {})", parts.join(" ")),
+            };
+            let mut cases: Vec<String> = (values.iter())
+                .map(|v| {
+                    let mut parts = vec![format!("(= {x} {v})")];
+                    parts.extend(lemmas[v].iter().cloned());
+                    parts.extend(others.iter().map(|o| o.to_string()));
+                    conjunction(parts)
+                })
+                .collect();
+            let mut rest: Vec<String> = (values.iter())
+                .map(|v| format!("(not (= {x} {v}))"))
+                .collect();
+            rest.extend(others.iter().map(|o| o.to_string()));
+            cases.push(conjunction(rest));
+            (cases, true)
+        }
+        _ => whole(),
+    }
+}
+
+/// `(X, c, C)` of a conjunct `(or (not (= X c)) C…)` or `(=> (= X c) C)`
+/// where `c` is a bit-vector or numeral literal and `X` a symbol.
+fn guarded_lemma(conjunct: &str) -> Option<(&str, &str, String)> {
+    let items = list_items(conjunct)?;
+    let (guard, rest): (&str, Vec<&str>) = match (items[0], &items[1..]) {
+        ("or", [first, rest @ ..]) if !rest.is_empty() => {
+            let negated = list_items(first)?;
+            match negated[..] {
+                ["not", eq] => (eq, rest.to_vec()),
+                _ => return None,
+            }
+        }
+        ("=>", [eq, lemma]) => (*eq, vec![*lemma]),
+        _ => return None,
+    };
+    let eq = list_items(guard)?;
+    let is_literal = |t: &str| {
+        t.starts_with("#b") || t.starts_with("#x") || t.bytes().all(|b| b.is_ascii_digit())
+    };
+    let is_symbol = |t: &str| !t.starts_with('(') && !is_literal(t);
+    let (x, value) = match eq[..] {
+        ["=", a, b] if is_symbol(a) && is_literal(b) => (a, b),
+        ["=", a, b] if is_literal(a) && is_symbol(b) => (b, a),
+        _ => return None,
+    };
+    let lemma = match rest.len() {
+        1 => rest[0].to_string(),
+        _ => format!("(or {})", rest.join(" ")),
+    };
+    Some((x, value, lemma))
 }
 
 impl Queries {
@@ -585,7 +774,7 @@ mod tests {
         let mut split = 0;
         for _ in 0..500 {
             let body = formula(&mut rng, 4);
-            let cases = negated_cases(&body, 16);
+            let cases = negated_cases(&body, 16, usize::MAX);
             split += (cases.len() > 1) as usize;
             let text = format!(
                 "(declare-const a Bool)(declare-const b Bool)(declare-const c Bool)\
@@ -600,5 +789,44 @@ mod tests {
         // Not vacuous: about a fifth of the formulas have a connective the
         // split looks through at their top (measured: 93 of 500).
         assert!(split > 50, "only {split} formulas were split");
+    }
+
+    /// The disjunction of the sources is `body`, for conjunctions of lemmas
+    /// guarded by values of a 2-bit `x` (some values twice, some written
+    /// in hex, and unguarded conjuncts beside them) under an `or`.
+    #[test]
+    fn source_cases_are_the_invariant() {
+        let mut rng = Rng::new(0x50c5);
+        let mut by_value = 0;
+        for _ in 0..300 {
+            let mut conjuncts = Vec::new();
+            for _ in 0..1 + rng.below(5) {
+                let value = ["#b00", "#b01", "#b10", "#b11"][rng.below(4) as usize];
+                let lemma = formula(&mut rng, 2);
+                conjuncts.push(match rng.below(4) {
+                    0 => format!("(=> (= x {value}) {lemma})"),
+                    1 => format!("(or (not (= {value} x)) {lemma} {})", formula(&mut rng, 1)),
+                    2 => format!("(or (not (= x {value})) {lemma})"),
+                    _ => lemma,
+                });
+            }
+            let body = format!("(or (not a) (and true {}))", conjuncts.join(" "));
+            let (cases, split) = source_cases(&body, 64);
+            by_value += split as usize;
+            let text = format!(
+                "(declare-const a Bool)(declare-const b Bool)(declare-const c Bool)\
+                 (declare-const d Bool)(declare-const x (_ BitVec 2))\
+                 (assert (distinct {body} (or false {})))(check-sat)",
+                cases.join(" ")
+            );
+            let mut solver = InvarSmt::new(Budget::unlimited());
+            let mut out = Vec::new();
+            script::run("sources", &text, &mut solver, &mut out).unwrap();
+            assert_eq!(String::from_utf8_lossy(&out).trim(), "unsat", "{body}");
+        }
+        assert!(
+            by_value > 100,
+            "only {by_value} invariants were split by value"
+        );
     }
 }

@@ -24,7 +24,8 @@ pub enum Ending {
 }
 
 /// Constants the assertions in scope give variables (`(= x c)` among an
-/// assertion's top-level conjuncts), put into each later assertion before
+/// assertion's top-level conjuncts), and terms they define variables as
+/// (`(= x t)`, `x` not in `t`), put into each later assertion before
 /// the solver sees it, which then folds: a proof checker's query that
 /// fixes a location and its values reduces the transition relation to
 /// that location's edges, where the solver would otherwise search the
@@ -48,31 +49,61 @@ impl Fixed {
             true => term,
             false => fold(terms, term, &self.values),
         };
+        let mut parts = Vec::new();
         let mut conjuncts = vec![term];
         while let Some(c) = conjuncts.pop() {
+            match terms.op(c) {
+                Op::And => conjuncts.extend(terms.args(c).iter().rev()),
+                _ => parts.push(c),
+            }
+        }
+        let (mut defining, mut rest) = (Vec::new(), Vec::new());
+        for c in parts {
             let args = terms.args(c).to_vec();
             let (x, value) = match terms.op(c) {
-                Op::And => {
-                    conjuncts.extend(args);
-                    continue;
-                }
                 Op::Var(..) => (c, terms.bool(true)),
                 Op::Not if matches!(terms.op(args[0]), Op::Var(..)) => (args[0], terms.bool(false)),
                 Op::Eq if args.len() == 2 => match (terms.op(args[0]), terms.op(args[1])) {
                     (Op::Var(..), _) if is_value(terms, args[1]) => (args[0], args[1]),
                     (_, Op::Var(..)) if is_value(terms, args[0]) => (args[1], args[0]),
-                    _ => continue,
+                    // A definition (a next state's, in a transition): the
+                    // step's own terms put in for the variable, so that a
+                    // later formula over the next state is one over the
+                    // current (its polynomials then meet, `bitblast/poly.rs`).
+                    (Op::Var(..), _) if !occurs(terms, args[0], args[1]) => (args[0], args[1]),
+                    (_, Op::Var(..)) if !occurs(terms, args[1], args[0]) => (args[1], args[0]),
+                    _ => {
+                        rest.push(c);
+                        continue;
+                    }
                 },
-                _ => continue,
-            };
-            if let std::collections::hash_map::Entry::Vacant(slot) = self.values.entry(x) {
-                slot.insert(value);
-                if let Some(scope) = self.scopes.last_mut() {
-                    scope.push(x);
+                _ => {
+                    rest.push(c);
+                    continue;
                 }
+            };
+            match self.values.entry(x) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.push(x);
+                    }
+                    defining.push(c);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => rest.push(c),
             }
         }
-        term
+        if defining.is_empty() || rest.is_empty() {
+            return term;
+        }
+        // The assertion's other conjuncts see its own definitions too (a
+        // location's lemmas over `y` where it fixes `y = c`); the defining
+        // equalities stay as they are.
+        for c in &mut rest {
+            *c = fold(terms, *c, &self.values);
+        }
+        defining.extend(rest);
+        terms.and_all(&defining)
     }
 
     fn pop(&mut self) {
@@ -80,6 +111,21 @@ impl Fixed {
             self.values.remove(&x);
         }
     }
+}
+
+/// Whether the variable `x` occurs in `t`.
+fn occurs(terms: &Terms, x: Term, t: Term) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![t];
+    while let Some(u) = stack.pop() {
+        if u == x {
+            return true;
+        }
+        if seen.insert(u) {
+            stack.extend_from_slice(terms.args(u));
+        }
+    }
+    false
 }
 
 /// Whether `t` is a Bool, bit-vector or number literal.
@@ -90,16 +136,24 @@ fn is_literal(terms: &Terms, t: Term) -> bool {
 /// `t` with the variables of `values` replaced, folded bottom-up; the
 /// branch an `ite` with a constant condition does not take is not visited.
 fn fold(terms: &mut Terms, t: Term, values: &HashMap<Term, Term>) -> Term {
-    let mut image: HashMap<Term, Term> = values.clone();
+    // Images by term index (the terms visited are the store's before the
+    // fold): a proof check folds its transition once per query, thousands
+    // of times, and a hash map's lookups were most of the runner's time.
+    let mut image: Vec<Option<Term>> = vec![None; terms.len()];
+    for (&x, &v) in values {
+        image[x.index()] = Some(v);
+    }
+    let done = |image: &[Option<Term>], a: Term| image[a.index()].is_some();
+    let get = |image: &[Option<Term>], a: Term| image[a.index()].expect("folded first");
     // (term, whether its condition or arguments are done)
     let mut stack = vec![(t, false)];
     while let Some((u, ready)) = stack.pop() {
-        if image.contains_key(&u) {
+        if done(&image, u) {
             continue;
         }
         let args = terms.args(u).to_vec();
         if args.is_empty() {
-            image.insert(u, u);
+            image[u.index()] = Some(u);
             continue;
         }
         let op = terms.op(u).clone();
@@ -113,7 +167,7 @@ fn fold(terms: &mut Terms, t: Term, values: &HashMap<Term, Term>) -> Term {
             continue;
         }
         if op == Op::Ite {
-            let c = image[&args[0]];
+            let c = get(&image, args[0]);
             let taken = match terms.op(c) {
                 Op::Bool(true) => Some(args[1]),
                 Op::Bool(false) => Some(args[2]),
@@ -123,27 +177,35 @@ fn fold(terms: &mut Terms, t: Term, values: &HashMap<Term, Term>) -> Term {
                 Some(b) => vec![b],
                 None => vec![args[1], args[2]],
             };
-            let missing: Vec<Term> = pending
-                .into_iter()
-                .filter(|a| !image.contains_key(a))
-                .collect();
+            let missing: Vec<Term> = pending.into_iter().filter(|&a| !done(&image, a)).collect();
             if !missing.is_empty() {
                 stack.push((u, true));
                 stack.extend(missing.into_iter().map(|a| (a, false)));
                 continue;
             }
             let folded = match taken {
-                Some(b) => image[&b],
-                None if image[&args[1]] == image[&args[2]] => image[&args[1]],
-                None => terms.mk(Op::Ite, &[c, image[&args[1]], image[&args[2]]]),
+                Some(b) => get(&image, b),
+                None => {
+                    let (then, other) = (get(&image, args[1]), get(&image, args[2]));
+                    match then == other {
+                        true => then,
+                        false if [c, then, other] == args[..] => u,
+                        false => terms.mk(Op::Ite, &[c, then, other]),
+                    }
+                }
             };
-            image.insert(u, folded);
+            image[u.index()] = Some(folded);
             continue;
         }
-        let new: Vec<Term> = args.iter().map(|a| image[a]).collect();
-        image.insert(u, rebuild(terms, op, &new));
+        let new: Vec<Term> = args.iter().map(|&a| get(&image, a)).collect();
+        // Unchanged arguments, none of them a literal: nothing to fold.
+        let unchanged = new == args && !args.iter().any(|&a| is_literal(terms, a));
+        image[u.index()] = Some(match unchanged {
+            true => u,
+            false => rebuild(terms, op, &new),
+        });
     }
-    image[&t]
+    get(&image, t)
 }
 
 /// `op` applied to `args`, folded where the arguments allow.
