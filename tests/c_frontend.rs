@@ -511,21 +511,26 @@ fn nondet_functions_range_over_their_types() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Polynomial invariants (SV-COMP's nla-digbench, `tests/c/nla/SOURCES.tsv`
-/// for the verdicts): `y*y - 2*x + y == 0` kept by `y++; x += y` is proved
+/// Polynomial invariants (SV-COMP's nla-digbench; `tests/c/nla/SOURCES.tsv`
+/// for the verdict): `y*y - 2*x + y == 0` kept by `y++; x += y` is proved
 /// and its certificate confirmed by invar's own solver (z3 and cvc5
 /// hidden), which sees the polynomial of a step equal to the invariant's
-/// only in normal form (`bitblast/poly.rs`); the same program with the
-/// sign of one monomial changed is refuted (`check` replays a C trace
-/// before it answers `false`).
+/// only in normal form (`bitblast/poly.rs`). The same program with the
+/// final assertion reading `- y` is refuted: after one step (y = 1,
+/// x = 1) it is 1 - 2 - 1 = -2 (`check` replays a C trace before it
+/// answers `false`).
 #[test]
 fn polynomial_invariants_are_proved_and_certified_in_house() {
     let nla = dir().join("nla");
     let manifest = std::fs::read_to_string(nla.join("SOURCES.tsv")).unwrap();
-    for line in manifest.lines().skip(1) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let (file, expected) = (f[0], f[4]);
-        let path = nla.join(file);
+    let expected = manifest.lines().nth(1).unwrap().split('\t').nth(4).unwrap();
+    assert_eq!(expected, "true");
+    let text = std::fs::read_to_string(nla.join("ps2.c")).unwrap();
+    let wrong_text = text.replace("(y*y) - 2*x + y == 0", "(y*y) - 2*x - y == 0");
+    assert_ne!(wrong_text, text);
+    let wrong = std::env::temp_dir().join(format!("invar-ps2-wrong-{}.c", std::process::id()));
+    std::fs::write(&wrong, wrong_text).unwrap();
+    for (path, expected) in [(nla.join("ps2.c"), "true"), (wrong.clone(), "false")] {
         let out = Command::new(env!("CARGO_BIN_EXE_invar"))
             .args(["check", path.to_str().unwrap(), "-v", "--timeout", "60"])
             .env("INVAR_Z3", "/nonexistent")
@@ -534,13 +539,14 @@ fn polynomial_invariants_are_proved_and_certified_in_house() {
             .expect("invar runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(stdout.lines().next(), Some(expected), "{file}\n{stderr}");
+        assert_eq!(stdout.lines().next(), Some(expected), "{path:?}\n{stderr}");
         match expected {
             "true" => assert!(
                 stderr.contains("confirmed by invar (SMT-LIB text)"),
-                "{file}: not certified in house\n{stderr}"
+                "{path:?}: not certified in house\n{stderr}"
             ),
-            _ => assert_eq!(out.status.code(), Some(10), "{file}\n{stderr}"),
+            _ => assert_eq!(out.status.code(), Some(10), "{path:?}\n{stderr}"),
         }
     }
+    std::fs::remove_file(&wrong).ok();
 }
