@@ -70,8 +70,18 @@ impl Fixed {
                     // step's own terms put in for the variable, so that a
                     // later formula over the next state is one over the
                     // current (its polynomials then meet, `bitblast/poly.rs`).
-                    (Op::Var(..), _) if !occurs(terms, args[0], args[1]) => (args[0], args[1]),
-                    (_, Op::Var(..)) if !occurs(terms, args[1], args[0]) => (args[1], args[0]),
+                    // (Not arrays: a list's heap put into the next
+                    // state's listed values made those proofs slower.)
+                    (Op::Var(_, sort), _)
+                        if !matches!(sort, Sort::Array(..)) && !occurs(terms, args[0], args[1]) =>
+                    {
+                        (args[0], args[1])
+                    }
+                    (_, Op::Var(_, sort))
+                        if !matches!(sort, Sort::Array(..)) && !occurs(terms, args[1], args[0]) =>
+                    {
+                        (args[1], args[0])
+                    }
                     _ => {
                         rest.push(c);
                         continue;
