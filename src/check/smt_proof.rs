@@ -129,9 +129,9 @@ pub fn check_certificate(
     // INV at the current step as a disjunction: an explicit run's
     // invariant lists its states, and IC3CFA's is a conjunction of lemmas
     // per location. A query from one disjunct (a location and its lemmas,
-    // or a state's values) asserts it before the transition, so that the
-    // runner folds the transition down to that location's edges, where
-    // the whole invariant makes the solver search every edge at once.
+    // or a state's values) lets the runner fold the transition down to
+    // what leaves it, where the whole invariant makes the solver search
+    // every edge at once.
     let split = split_function(function);
     let (sources, by_value) = match split {
         Some((_, body)) => source_cases(body, MAX_CASES),
