@@ -140,20 +140,33 @@ pub fn of_equality(terms: &Terms, a: Term, b: Term) -> Option<Poly> {
 }
 
 /// Whether `t`'s arithmetic (through `bvadd`, `bvsub`, `bvneg`, `bvmul`)
-/// multiplies two non-constant terms.
+/// multiplies two non-constant terms. Each term is visited once: a
+/// program's terms share subterms, and a walk of every path through a
+/// chain of sums is exponential.
 fn has_product(terms: &Terms, t: Term) -> bool {
-    let args = terms.args(t);
-    match terms.op(t) {
-        Op::BvMul => {
-            let variable = args
-                .iter()
-                .filter(|&&x| !matches!(terms.op(x), Op::Bv(_)))
-                .count();
-            variable >= 2 || args.iter().any(|&x| has_product(terms, x))
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![t];
+    while let Some(u) = stack.pop() {
+        if !seen.insert(u) {
+            continue;
         }
-        Op::BvAdd | Op::BvSub | Op::BvNeg => args.iter().any(|&x| has_product(terms, x)),
-        _ => false,
+        let args = terms.args(u);
+        match terms.op(u) {
+            Op::BvMul => {
+                let variable = args
+                    .iter()
+                    .filter(|&&x| !matches!(terms.op(x), Op::Bv(_)))
+                    .count();
+                if variable >= 2 {
+                    return true;
+                }
+                stack.extend_from_slice(args);
+            }
+            Op::BvAdd | Op::BvSub | Op::BvNeg => stack.extend_from_slice(args),
+            _ => {}
+        }
     }
+    false
 }
 
 fn polynomial(terms: &Terms, t: Term, width: u32, memo: &mut BTreeMap<Term, Poly>) -> Option<Poly> {
