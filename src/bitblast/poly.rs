@@ -36,12 +36,17 @@ pub struct Poly {
     pub monomials: BTreeMap<Vec<Term>, u64>,
 }
 
+/// 2^width − 1.
+fn mask(width: u32) -> u64 {
+    match width {
+        64 => u64::MAX,
+        w => (1u64 << w) - 1,
+    }
+}
+
 impl Poly {
     fn mask(&self) -> u64 {
-        match self.width {
-            64 => u64::MAX,
-            w => (1u64 << w) - 1,
-        }
+        mask(self.width)
     }
 
     fn constant(width: u32, c: u64) -> Poly {
@@ -174,7 +179,7 @@ fn polynomial(terms: &Terms, t: Term, width: u32, memo: &mut BTreeMap<Term, Poly
         return Some(p.clone());
     }
     let args = terms.args(t);
-    let mask = Poly::constant(width, 0).mask();
+    let mask = mask(width);
     let p = match terms.op(t) {
         Op::Bv(v) => Poly::constant(width, v.to_u64()?),
         Op::BvAdd => {

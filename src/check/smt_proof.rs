@@ -181,11 +181,13 @@ pub fn check_certificate(
         common: format!("(assert {})\n", u.init()),
         cases: each_case("initiation", 0),
     }];
+    // Consecution as one group: INV and the transition, then ¬INV's cases.
+    let whole_consecution = || Group {
+        common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
+        cases: each_case("consecution", 1),
+    };
     match source_names.len() {
-        0 => groups.push(Group {
-            common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
-            cases: each_case("consecution", 1),
-        }),
+        0 => groups.push(whole_consecution()),
         // Listed states (an explicit run's): the transition once, then a
         // query from each state; the runner puts the state's values into
         // the next state's definitions, which fold.
@@ -263,10 +265,7 @@ pub fn check_certificate(
             declarations: declarations.clone(),
             groups: vec![
                 groups[0].clone(),
-                Group {
-                    common: format!("(assert {inv0})\n(assert {})\n", u.trans(0)),
-                    cases: each_case("consecution", 1),
-                },
+                whole_consecution(),
                 groups[groups.len() - 1].clone(),
             ],
         }),
