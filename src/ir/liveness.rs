@@ -170,110 +170,53 @@ pub struct Lasso {
     pub start: usize,
 }
 
-/// The k-liveness monitor (Claessen, Sörensson, "A Liveness Checking
-/// Algorithm that Counts", FMCAD 2012) of justice property `justice` of
-/// `model`: the model, a latch per signal (the justice property's and the
-/// fairness constraints) noting it since the last round, a round completed
-/// when all have been met, and a saturating counter of the rounds. When no
-/// run counts more than k rounds, no run meets every signal infinitely
-/// often: the property holds. (A run that counts more proves nothing: a
-/// larger k is asked.)
-///
-/// The circuit is the same for every k; only the bad property
-/// ([`KLiveness::more_than`]) changes, so that what an IC3 run learnt of
-/// the reachable states for one k holds for the next.
-pub struct KLiveness {
-    /// The monitored model; its one bad property is "at least one round".
-    pub aig: Aig,
-    /// Positions of the counter's latches in `aig`, least significant
-    /// first.
-    pub counter: Vec<usize>,
-}
-
-impl KLiveness {
-    /// The monitor of justice property `justice` of `model` (a circuit
-    /// without reset functions), its counter `width` bits wide.
-    pub fn new(model: &Aig, justice: usize, width: usize) -> KLiveness {
-        let (mut aig, signals) = without_properties(model, justice);
-        // Round: every signal met since the last round, this step included.
-        let seen: Vec<(usize, Lit)> = (0..signals.len())
-            .map(|_| {
-                let l = aig.add_latch(Some(false));
-                (aig.latches.len() - 1, l)
-            })
-            .collect();
-        let mut round = Lit::TRUE;
-        let mut met = Vec::with_capacity(signals.len());
-        for (&(_, l), &s) in seen.iter().zip(&signals) {
-            let m = aig.or(l, s);
-            met.push(m);
-            round = aig.and(round, m);
-        }
-        for (&(pos, _), &m) in seen.iter().zip(&met) {
-            let next = aig.and(m, !round);
-            aig.set_next(pos, next);
-        }
-        // The rounds completed before this step, in binary; it stops at
-        // its largest value, so that "at least k" never turns false again.
-        let count: Vec<(usize, Lit)> = (0..width)
-            .map(|_| {
-                let l = aig.add_latch(Some(false));
-                (aig.latches.len() - 1, l)
-            })
-            .collect();
-        let lits: Vec<Lit> = count.iter().map(|&(_, l)| l).collect();
-        let full = lits.iter().fold(Lit::TRUE, |acc, &l| aig.and(acc, l));
-        let mut carry = aig.and(round, !full);
-        for &(pos, l) in &count {
-            let sum = aig.xor(l, carry);
-            carry = aig.and(l, carry);
-            aig.set_next(pos, sum);
-        }
-        let some = at_least(&mut aig, &lits, 1);
-        aig.bad = vec![some];
-        KLiveness {
-            aig,
-            counter: count.iter().map(|&(pos, _)| pos).collect(),
-        }
+/// The safety circuit of k-liveness (Claessen, Sörensson, "A Liveness
+/// Checking Algorithm that Counts", FMCAD 2012) for justice property
+/// `justice` of `model`: a monitor notes each signal (the justice
+/// property's and the fairness constraints) since the last round and
+/// completes a round when all have been met; bad is a round completed after
+/// `k` others. When no run completes more than `k` rounds, no run meets every
+/// signal infinitely often: the property holds. (A counterexample proves
+/// nothing: the next `k` is asked.)
+pub fn k_liveness(model: &Aig, justice: usize, k: usize) -> Aig {
+    let (mut aig, signals) = without_properties(model, justice);
+    // Round: every signal met since the last round, this step included.
+    let seen: Vec<(usize, Lit)> = (0..signals.len())
+        .map(|_| {
+            let l = aig.add_latch(Some(false));
+            (aig.latches.len() - 1, l)
+        })
+        .collect();
+    let mut round = Lit::TRUE;
+    let mut met = Vec::with_capacity(signals.len());
+    for (&(_, l), &s) in seen.iter().zip(&signals) {
+        let m = aig.or(l, s);
+        met.push(m);
+        round = aig.and(round, m);
     }
-
-    /// The largest k whose bad property the counter can express.
-    pub fn max_bound(&self) -> usize {
-        (1usize << self.counter.len().min(usize::BITS as usize - 2)) - 2
+    for (&(pos, _), &m) in seen.iter().zip(&met) {
+        let next = aig.and(m, !round);
+        aig.set_next(pos, next);
     }
-
-    /// The monitor's bad property for bound `k`: more than `k` rounds.
-    pub fn more_than(&self, aig: &mut Aig, counter: &[Lit], k: usize) -> Lit {
-        debug_assert!(k <= self.max_bound());
-        at_least(aig, counter, k + 1)
+    // The rounds completed before this step, in binary (wide enough for k).
+    let width = (usize::BITS - k.leading_zeros()).max(1) as usize;
+    let count: Vec<(usize, Lit)> = (0..width)
+        .map(|_| {
+            let l = aig.add_latch(Some(false));
+            (aig.latches.len() - 1, l)
+        })
+        .collect();
+    let mut carry = round;
+    let mut at_k = Lit::TRUE;
+    for (bit, &(pos, l)) in count.iter().enumerate() {
+        let sum = aig.xor(l, carry);
+        carry = aig.and(l, carry);
+        aig.set_next(pos, sum);
+        at_k = aig.and(at_k, l.xor(k >> bit & 1 == 0));
     }
-}
-
-/// `counter` (least significant bit first) ≥ `bound`, compared from the
-/// least significant bit up: equal so far counts as at least.
-pub fn at_least(aig: &mut Aig, counter: &[Lit], bound: usize) -> Lit {
-    let mut ge = Lit::TRUE;
-    for (bit, &c) in counter.iter().enumerate() {
-        ge = if bound >> bit & 1 == 1 {
-            aig.and(c, ge)
-        } else {
-            aig.or(c, ge)
-        };
-    }
-    if bound >> counter.len().min(usize::BITS as usize - 1) != 0 {
-        Lit::FALSE
-    } else {
-        ge
-    }
-}
-
-/// The signals of justice property `justice` of `model`: its own and the
-/// fairness constraints; a fair run meets each infinitely often.
-fn signals(model: &Aig, justice: usize) -> Vec<Lit> {
-    (model.justice[justice].iter())
-        .chain(&model.fairness)
-        .copied()
-        .collect()
+    let bad = aig.and(round, at_k);
+    aig.bad = vec![bad];
+    aig
 }
 
 /// `model` (a circuit without reset functions) with no properties left,
@@ -282,61 +225,12 @@ fn signals(model: &Aig, justice: usize) -> Vec<Lit> {
 fn without_properties(model: &Aig, justice: usize) -> (Aig, Vec<Lit>) {
     debug_assert!(!model.has_resets());
     let mut aig = model.clone();
-    let signals = signals(model, justice);
+    let signals: Vec<Lit> = (model.justice[justice].iter())
+        .chain(&model.fairness)
+        .copied()
+        .collect();
     aig.bad.clear();
     aig.justice.clear();
     aig.fairness.clear();
     (aig, signals)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `at_least` against the integers, every 5-bit value and bound.
-    #[test]
-    fn at_least_compares_as_integers() {
-        for bound in 0..40usize {
-            let mut aig = Aig::new();
-            let bits: Vec<Lit> = (0..5).map(|_| aig.add_input()).collect();
-            let ge = at_least(&mut aig, &bits, bound);
-            for value in 0..32usize {
-                let inputs: Vec<bool> = (0..5).map(|b| value >> b & 1 == 1).collect();
-                let values = aig.eval(&inputs, &[]);
-                assert_eq!(lit_value(&values, ge), value >= bound, "{value} >= {bound}");
-            }
-        }
-    }
-
-    /// A model whose justice signal holds on every third step: the
-    /// monitor's counter counts its rounds, one per three steps, and stops
-    /// at its largest value.
-    #[test]
-    fn the_counter_counts_rounds_and_saturates() {
-        let mut model = Aig::new();
-        let a = model.add_latch(Some(false));
-        let b = model.add_latch(Some(false));
-        // a, b count 0, 1, 2, 0, …: (a, b) = 00 → 10 → 01 → 00.
-        let zero = model.and(!a, !b);
-        model.set_next(0, zero);
-        model.set_next(1, a);
-        model.justice = vec![vec![b]];
-        let monitor = KLiveness::new(&model, 0, 3);
-        let aig = &monitor.aig;
-        let mut state: Vec<bool> = aig.latches.iter().map(|l| l.init == Some(true)).collect();
-        for step in 0..40 {
-            let count: usize = (monitor.counter.iter().enumerate())
-                .map(|(bit, &p)| (state[p] as usize) << bit)
-                .sum();
-            // Rounds completed before this step: b held at steps 2, 5, 8, …
-            assert_eq!(count, (step / 3).min(7), "step {step}");
-            let values = aig.eval(&[], &state);
-            assert_eq!(lit_value(&values, aig.bad[0]), count >= 1);
-            state = aig
-                .latches
-                .iter()
-                .map(|l| lit_value(&values, l.next))
-                .collect();
-        }
-    }
 }

@@ -11,7 +11,7 @@ use crate::engines::{bmc, itp, scorr, EngineId, Limits, Outcome, Proof, Verdict}
 use crate::formats::aiger::Aiger;
 use crate::ir::aig::{Aig, Lit};
 use crate::ir::invariant::CircuitInvariant;
-use crate::ir::liveness::{close_loop, KLiveness, Lasso, LivenessCircuit};
+use crate::ir::liveness::{close_loop, k_liveness, LivenessCircuit};
 use crate::ir::trace::Trace;
 use crate::preprocess::prepare::{prepare, PrepareOptions};
 use crate::sat::Backend;
@@ -120,15 +120,11 @@ pub(super) fn check_liveness(
                     budget: counting.clone(),
                     ..request.clone()
                 };
-                // Its notes are logged after the join: the log is this
-                // thread's.
-                let mut notes = Vec::new();
-                let proved =
-                    k_liveness_phase(full, justice, &request, &mut |m| notes.push(m.to_string()));
+                let proved = k_liveness_phase(full, justice, &request, &mut |_| {});
                 if matches!(proved, Ok(Some(_))) {
                     lasso.stop();
                 }
-                (proved, notes)
+                proved
             });
             let request = Request {
                 budget: lasso.clone(),
@@ -139,13 +135,7 @@ pub(super) fn check_liveness(
             {
                 counting.stop();
             }
-            let helper = helper.join().map(|(proved, notes)| {
-                for note in notes {
-                    log(&note);
-                }
-                proved
-            });
-            (helper, searched)
+            (helper.join(), searched)
         });
         match both {
             (Ok(Ok(Some(proved))), Ok(searched)) => {
@@ -205,57 +195,44 @@ fn lasso_search(
                 run.engine_name()
             )
         })?;
-        run.answer = lasso_answer(full, &lasso, run.engine_name(), log, replay)?;
+        // Closed on every latch, within about 10^8 gate evaluations.
+        let budget_steps = 100_000_000 / (full.num_nodes() + 1);
+        let Some(lasso) = close_loop(full, &lasso, budget_steps.max(64)) else {
+            run.answer = Answer::Unknown(
+                "a lasso closes on the justice property's cone, but repeating it did not close it on every latch within the simulation bound".into(),
+            );
+            return Ok(run);
+        };
+        let steps = lasso.inputs.len();
+        let lasso = Trace {
+            init: lasso.init,
+            inputs: lasso.inputs,
+        };
+        let (witness, start) = replay(lasso).map_err(|why| {
+            format!(
+                "internal error: the {} engine's lasso does not replay ({why}); no verdict",
+                run.engine_name()
+            )
+        })?;
+        log(&format!(
+            "lasso of {steps} steps, looping back to step {start}, replays on the model as read"
+        ));
+        run.answer = Answer::Unsafe {
+            witness,
+            properties: Vec::new(),
+        };
     }
     Ok(run)
-}
-
-/// The answer of lasso `lasso` of `full`: closed on every latch (within
-/// about 10^8 gate evaluations) and replayed by `replay`.
-fn lasso_answer(
-    full: &Aig,
-    lasso: &Lasso,
-    engine: &str,
-    log: Log,
-    replay: LassoReplay,
-) -> Result<Answer, String> {
-    let budget_steps = 100_000_000 / (full.num_nodes() + 1);
-    let Some(lasso) = close_loop(full, lasso, budget_steps.max(64)) else {
-        return Ok(Answer::Unknown(
-            "a lasso closes on the justice property's cone, but repeating it did not close it on every latch within the simulation bound".into(),
-        ));
-    };
-    let steps = lasso.inputs.len();
-    let lasso = Trace {
-        init: lasso.init,
-        inputs: lasso.inputs,
-    };
-    let (witness, start) = replay(lasso).map_err(|why| {
-        format!("internal error: the {engine} engine's lasso does not replay ({why}); no verdict")
-    })?;
-    log(&format!(
-        "lasso of {steps} steps, looping back to step {start}, replays on the model as read"
-    ));
-    Ok(Answer::Unsafe {
-        witness,
-        properties: Vec::new(),
-    })
 }
 
 /// Up to which bound k-liveness counts up one at a time; it doubles
 /// after.
 const KLIVE_LINEAR: usize = 16;
 
-/// The width of k-liveness's counter: bounds up to 2^16 − 2.
-const KLIVE_WIDTH: usize = 16;
-
 /// `auto`'s second search on a justice property: k-liveness with IC3 for
-/// k = 0, 1, 2, …, 16, 32, 64, … until its budget ends; a proof of some k
-/// is a proof of the property (an invariant of the monitor with that k's
-/// bad property, checked there), a counterexample only moves to the next
-/// k. The monitor is reduced once, and each k's search starts from the
-/// lemmas the last one ended with ([`ic3::Ic3::carrying`]). `None` when no
-/// k was proved.
+/// k = 0, 1, 2, …, 16, 32, 64, … until its budget ends; a proof of some k is a proof
+/// of the property (an invariant of that k's circuit, checked there), a
+/// counterexample only moves to the next k. `None` when no k was proved.
 fn k_liveness_phase(
     full: &Aig,
     justice: usize,
@@ -263,117 +240,36 @@ fn k_liveness_phase(
     log: Log,
 ) -> Result<Option<Run>, String> {
     let budget = &request.budget;
-    let monitor = KLiveness::new(full, justice, KLIVE_WIDTH);
-    let prepared = prepare(&monitor.aig, &[0], &prepare_options(request));
-    let reduced = &prepared.aig;
-    let position: std::collections::HashMap<usize, usize> = (prepared.restore.latches.iter())
-        .enumerate()
-        .map(|(reduced, &original)| (original, reduced))
-        .collect();
-    let counter: Option<Vec<Lit>> = (monitor.counter.iter())
-        .map(|o| {
-            position
-                .get(o)
-                .map(|&r| Lit::new(reduced.latches[r].var, false))
-        })
-        .collect();
-    let Some(counter) = counter else {
-        // A counter bit found constant: no round is ever completed, which
-        // the reduced circuit's bad property (a round) shows at once.
+    let mut k = 0;
+    loop {
+        if budget.expired() {
+            break;
+        }
+        let circuit = k_liveness(full, justice, k);
         let safety = Request {
             engine: Engine::Ic3,
             properties: vec![0],
             justice: None,
             certificate: false,
+            budget: budget.clone(),
             ..request.clone()
         };
-        let run = check_circuit(&monitor.aig, &safety, log, false)?;
-        return Ok(matches!(run.answer, Answer::Safe { .. }).then_some(run));
-    };
-    let ic3_options = Ic3Options {
-        limits: Limits {
-            max_depth: request.max_depth,
-            budget: budget.clone(),
-            backend: request.sat.unwrap_or(Backend::Core),
-        },
-        ..request.tuning.ic3.clone()
-    };
-    let mut carried = ic3::Lemmas::default();
-    let mut k = 0;
-    while !budget.expired() && k <= monitor.max_bound() {
-        let mut aig = reduced.clone();
-        let bad = monitor.more_than(&mut aig, &counter, k);
-        aig.bad = vec![bad];
-        let (outcome, frames) = ic3::check_from(&aig, &ic3_options, &carried);
-        match outcome.verdict {
-            Verdict::Safe(proof) => {
-                let Proof::Invariant(cubes) = proof else {
-                    return Err("internal error: IC3's proof is not an invariant".into());
-                };
-                // Checked on the monitor as built, with this k's bad.
-                let mut checked = monitor.aig.clone();
-                let lits: Vec<Lit> = (monitor.counter.iter())
-                    .map(|&p| Lit::new(checked.latches[p].var, false))
-                    .collect();
-                let bad = monitor.more_than(&mut checked, &lits, k);
-                checked.bad = vec![bad];
-                let cubes = prepared.original_invariant(&cubes);
-                let checker = outcome.backend.other();
-                let check_budget = Budget::with_timeout(match budget.deadline() {
-                    Some(d) => {
-                        d.saturating_duration_since(Instant::now()) + Duration::from_millis(400)
-                    }
-                    None => Duration::from_secs(u32::MAX as u64),
-                });
-                let start = Instant::now();
-                match invariant::check(&checked, &[bad], &cubes, checker, &check_budget) {
-                    Ok(()) => {}
-                    Err(_) if check_budget.expired() => return Ok(None),
-                    Err(e) => {
-                        return Err(format!(
-                        "internal error: IC3's k-liveness proof does not check: {e}; no verdict"
-                    ))
-                    }
-                }
-                let evidence = Evidence::Invariant(cubes);
+        let run = check_circuit(&circuit, &safety, log, false)?;
+        match run.answer {
+            Answer::Safe { .. } => {
                 log(&format!(
-                    "{} checked with {} in {:.3}s",
-                    evidence.describe(),
-                    checker.name(),
-                    start.elapsed().as_secs_f64()
+                    "justice j{justice} holds: at most {k} rounds of its signals (k-liveness)"
                 ));
-                log(&format!(
-                    "justice j{justice} holds: at most {k} rounds of its signals (k-liveness, {} lemmas carried)",
-                    carried.levels.len() + carried.infinite.len()
-                ));
-                return Ok(Some(Run {
-                    answer: Answer::Safe {
-                        evidence,
-                        checker: checker.name().to_string(),
-                    },
-                    engine: Some(outcome.engine),
-                    stats: outcome.stats,
-                    certificate: None,
-                }));
+                return Ok(Some(run));
             }
             // More than k rounds are possible. A property that holds
             // has a bound, and every k past it proves it too: counting up
             // one at a time finds a small bound cheaply, doubling past 16
             // reaches the large ones of counters.
-            Verdict::Unsafe(trace) => {
-                log(&format!(
-                    "k-liveness: more than {k} rounds in {} steps ({:.3}s, {} lemmas carried)",
-                    trace.len(),
-                    outcome.stats.time.as_secs_f64(),
-                    frames.levels.len() + frames.infinite.len()
-                ));
-                carried = frames;
-                k = if k < KLIVE_LINEAR { k + 1 } else { 2 * k };
-            }
-            Verdict::Unknown(_) => break,
+            Answer::Unsafe { .. } => k = if k < KLIVE_LINEAR { k + 1 } else { 2 * k },
+            _ => break,
         }
     }
-    log(&format!("k-liveness: no proof up to k = {k}"));
     Ok(None)
 }
 

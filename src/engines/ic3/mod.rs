@@ -234,14 +234,6 @@ pub struct Ic3<D: Domain> {
     stats: Ic3Stats,
 }
 
-/// The frames of a search: each lemma with its level, and the lemmas of
-/// the infinite frame.
-#[derive(Clone, Default)]
-pub struct Lemmas {
-    pub levels: Vec<(usize, Cube)>,
-    pub infinite: Vec<Cube>,
-}
-
 /// What one search found.
 pub enum Found<T> {
     /// A real counterexample.
@@ -270,30 +262,6 @@ impl<'a> Ic3<BitLevel<'a>> {
                 ic3.extend();
             }
             ic3.add_lemma(cube.clone(), *level);
-        }
-        ic3
-    }
-
-    /// An engine whose first frame starts with the lemmas of an earlier
-    /// search on a circuit with the same latches, initial states and
-    /// transitions (whatever its bad property), and whose infinite frame
-    /// starts with that search's. A lemma of level i holds in every state
-    /// reachable within i steps, so in every state reachable in one;
-    /// propagation then moves each as far as it goes. (At their own levels
-    /// they would be frames only for a property with fewer bad states, and
-    /// measured worse: a search that ended deep starts deep.)
-    pub fn carrying(aig: &'a Aig, options: Ic3Options, lemmas: &Lemmas) -> Ic3<BitLevel<'a>> {
-        let mut ic3 = Ic3::new(aig, options);
-        for (_, cube) in &lemmas.levels {
-            ic3.add_lemma(cube.clone(), 1);
-        }
-        if !lemmas.infinite.is_empty() {
-            // In every frame's solver first, as a lemma moved there is.
-            for cube in &lemmas.infinite {
-                ic3.add_lemma(cube.clone(), 1);
-            }
-            ic3.domain.add_infinite(&lemmas.infinite);
-            ic3.frames.move_to_infinite(lemmas.infinite.clone());
         }
         ic3
     }
@@ -328,15 +296,6 @@ impl<D: Domain> Ic3<D> {
             added: Vec::new(),
             added_dropped: 0,
             stats: Ic3Stats::default(),
-        }
-    }
-
-    /// The lemmas of every level and of the infinite frame, to carry to a
-    /// search for another property ([`Ic3::carrying`]).
-    pub fn frames_to_carry(&self) -> Lemmas {
-        Lemmas {
-            levels: self.lemmas(),
-            infinite: self.frames.infinite().to_vec(),
         }
     }
 
@@ -620,22 +579,14 @@ impl<D: Domain> Ic3<D> {
 
 /// Runs IC3 on `aig` and reports the outcome.
 pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {
-    check_from(aig, options, &Lemmas::default()).0
-}
-
-/// Runs IC3 on `aig` from the frames of an earlier search ([`Ic3::carrying`]
-/// says when they are frames of this one) and reports the outcome, with the
-/// frames it ended with.
-pub fn check_from(aig: &Aig, options: &Ic3Options, carried: &Lemmas) -> (Outcome, Lemmas) {
     if let Some(outcome) =
         crate::engines::sabotaged_outcome(crate::engines::EngineId::Ic3, options.limits.backend)
     {
-        return (outcome, Lemmas::default());
+        return outcome;
     }
     let start = Instant::now();
-    let mut ic3 = Ic3::carrying(aig, options.clone(), carried);
+    let mut ic3 = Ic3::new(aig, options.clone());
     let verdict = ic3.run();
-    let frames = ic3.frames_to_carry();
     let s = ic3.stats();
     let outcome = Outcome {
         verdict,
@@ -654,5 +605,5 @@ pub fn check_from(aig: &Aig, options: &Ic3Options, carried: &Lemmas) -> (Outcome
             program: None,
         },
     };
-    (crate::engines::sabotage(aig, outcome), frames)
+    crate::engines::sabotage(aig, outcome)
 }
