@@ -227,6 +227,18 @@ def tally(results, timeout):
     return counts, wrong, failed, par2
 
 
+def row_line(name, expected, verdict, seconds, note):
+    """One instance's line of the table (scripts/cluster.py prints the same)."""
+    flag = "WRONG" if is_wrong(expected, verdict) else ""
+    return f"{name:70s} {expected:8s} {verdict:8s} {seconds:7.2f} {flag} {note}"
+
+
+def summary_line(counts, total, wrong, failed, par2, timeout, tool, extra):
+    return (f"solved {counts['safe'] + counts['unsafe']}/{total} ({counts['safe']} safe, "
+            f"{counts['unsafe']} unsafe), wrong {wrong}, failed replays/certificates {failed}, "
+            f"PAR-2 {par2:.1f} s, timeout {timeout:g} s, tool {tool} {' '.join(extra)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("set")
@@ -254,13 +266,10 @@ def main():
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(job, rows))
     for (path, expected), (verdict, elapsed, note) in zip(rows, results):
-        flag = "WRONG" if is_wrong(expected, verdict) else ""
-        print(f"{os.path.basename(path):70s} {expected:8s} {verdict:8s} {elapsed:7.2f} {flag} {note}", flush=True)
+        print(row_line(os.path.basename(path), expected, verdict, elapsed, note), flush=True)
     counts, wrong, failed_checks, par2 = tally(
         [(expected, *result) for (_, expected), result in zip(rows, results)], args.timeout)
-    print(f"solved {counts['safe'] + counts['unsafe']}/{len(rows)} ({counts['safe']} safe, {counts['unsafe']} unsafe), "
-          f"wrong {wrong}, failed replays/certificates {failed_checks}, PAR-2 {par2:.1f} s, "
-          f"timeout {args.timeout:g} s, tool {args.tool} {' '.join(args.extra)}")
+    print(summary_line(counts, len(rows), wrong, failed_checks, par2, args.timeout, args.tool, args.extra))
     return 1 if wrong or failed_checks else 0
 
 
