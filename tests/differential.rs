@@ -8,7 +8,8 @@
 //! must pass the independent k-induction checker.
 
 use invar::check::{certificate, invariant, kinduction, replay};
-use invar::engines::ic3::{self, Ic3Options};
+use invar::engines::ic3::exchange::{Exchange, LemmaPool, INFINITE};
+use invar::engines::ic3::{self, Cube, Ic3Options, StateLit};
 use invar::engines::kind::KindOptions;
 use invar::engines::{bmc, itp, kind, scorr, CircuitInvariant, EngineId, Limits, Proof, Verdict};
 use invar::formats::aiger::{Aiger, AigerAnd, AigerLatch, Reset};
@@ -18,13 +19,19 @@ use invar::preprocess::prepare::{prepare, PrepareOptions};
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use invar::util::rng::Rng;
+use invar::verify::{self, Answer, Model, Request};
 use std::time::Duration;
 
 /// A random file-level circuit in binary order.
 fn random_aiger(rng: &mut Rng) -> Aiger {
+    random_aiger_of(rng, 8, 30)
+}
+
+/// The same with up to `max_latches` latches and `max_ands + 1` gates.
+fn random_aiger_of(rng: &mut Rng, max_latches: u64, max_ands: u64) -> Aiger {
     let inputs = rng.below(4) as u32;
-    let latches = 1 + rng.below(8) as u32;
-    let ands = 2 + rng.below(30) as u32;
+    let latches = 1 + rng.below(max_latches) as u32;
+    let ands = 2 + rng.below(max_ands) as u32;
     let maxvar = inputs + latches + ands;
     let lit_below = |rng: &mut Rng, var_limit: u32| {
         (2 * rng.below(var_limit as u64 + 1) as u32) | rng.coin() as u32
@@ -63,6 +70,41 @@ fn random_aiger(rng: &mut Rng) -> Aiger {
         a.constraints.push(lit_below(rng, maxvar));
     }
     a
+}
+
+/// The states reachable from an initial state (constraints holding on
+/// every step), as latch bit vectors, those reached first first; none
+/// initial.
+fn reachable_states(aig: &Aig) -> Vec<usize> {
+    let (l, i) = (aig.latches.len(), aig.inputs.len());
+    let bits = |x: usize, n: usize| (0..n).map(|b| x >> b & 1 == 1).collect::<Vec<bool>>();
+    let initial = |s: usize| {
+        (aig.latches.iter().enumerate())
+            .all(|(k, latch)| latch.init.is_none_or(|v| v == (s >> k & 1 == 1)))
+    };
+    let mut seen: Vec<bool> = (0..1usize << l).map(initial).collect();
+    let mut frontier: Vec<usize> = (0..1usize << l).filter(|&s| seen[s]).collect();
+    let mut reached = Vec::new();
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &s in &frontier {
+            for x in 0..1usize << i {
+                let v = aig.eval(&bits(x, i), &bits(s, l));
+                if !aig.constraints.iter().all(|&c| lit_value(&v, c)) {
+                    continue;
+                }
+                let t = aig.latches.iter().enumerate().fold(0, |acc, (k, latch)| {
+                    acc | (lit_value(&v, latch.next) as usize) << k
+                });
+                if !std::mem::replace(&mut seen[t], true) {
+                    next.push(t);
+                    reached.push(t);
+                }
+            }
+        }
+        frontier = next;
+    }
+    reached
 }
 
 /// Length of the shortest counterexample (steps), by breadth-first search.
@@ -633,4 +675,149 @@ fn ic3_ends_when_propagation_skips_unchanged_levels() {
             outcome.stats.depth
         );
     }
+}
+
+/// `auto` on eight threads (on a machine of two cores), through the
+/// pipeline that replays every trace and checks every proof outside the
+/// engine: four IC3 searches share lemmas (`engines::ic3::exchange`), and
+/// every verdict must be explicit-state search's. 300 circuits of up to 12
+/// latches in CI; `INVAR_AIG_RANDOM_JOBS=N` for a long run.
+#[test]
+fn auto_on_eight_jobs_agrees_with_explicit_search() {
+    let cases: u64 = (std::env::var("INVAR_AIG_RANDOM_JOBS").ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let (mut safe, mut unsafe_, mut imported) = (0, 0, 0);
+    for case in 0..cases {
+        let mut rng = Rng::new(500_000 + case);
+        let file = random_aiger_of(&mut rng, 12, 60);
+        let full = file.to_aig();
+        let truth = shortest_counterexample(&full);
+        let request = Request {
+            jobs: 8,
+            budget: Budget::with_timeout(Duration::from_secs(60)),
+            ..Request::new((0..full.bad.len()).collect())
+        };
+        let run = verify::check(&Model::Circuit(file), &request, &mut |_| {})
+            .unwrap_or_else(|e| panic!("case {case}: {e}"));
+        // The answering search's lemmas taken from the others (few: these
+        // circuits are decided within milliseconds).
+        imported += run.stats.ic3.as_ref().map_or(0, |s| s.imported);
+        match (&run.answer, truth) {
+            (Answer::Safe { .. }, None) => safe += 1,
+            (Answer::Unsafe { .. }, Some(_)) => unsafe_ += 1,
+            (answer, truth) => panic!(
+                "case {case}: auto on 8 jobs answered {answer:?}, explicit search's shortest counterexample {truth:?}"
+            ),
+        }
+    }
+    eprintln!(
+        "{cases} circuits: {safe} safe, {unsafe_} unsafe, all as explicit search says; \
+         {imported} lemmas taken from other searches by the answering IC3"
+    );
+    assert!(cases < 50 || (safe > cases / 10 && unsafe_ > cases / 10));
+}
+
+/// IC3 taking lemmas from a shared pool (`engines::ic3::exchange`) stays
+/// sound whatever the pool holds: here the lemmas of another IC3 search of
+/// the same circuit (valid) and cubes of reachable states (invalid),
+/// published before it starts. Its verdicts must be explicit-state
+/// search's, its traces replay and its invariants pass the checker; and it
+/// must both take and refuse lemmas. (A build that took them without its
+/// query passed this test too: the bogus lemmas stayed below the level
+/// IC3 converged on. The query is what keeps F_i ∧ T ⇒ F_{i+1}', which
+/// IC3's convergence argument needs; every proof is checked outside the
+/// engine besides.) 1,000 circuits of up to 12 latches
+/// (`INVAR_AIG_RANDOM` sets the count here too).
+#[test]
+fn ic3_taking_shared_lemmas_stays_sound_even_with_bogus_ones() {
+    let cases: u64 = (std::env::var("INVAR_AIG_RANDOM").ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let (mut imported, mut rejected, mut published) = (0, 0, 0);
+    for case in 0..cases {
+        let mut rng = Rng::new(700_000 + case);
+        let file = random_aiger_of(&mut rng, 12, 60);
+        let full = file.to_aig();
+        let props: Vec<usize> = (0..full.bad.len()).collect();
+        let prepared = prepare(&full, &props, &PrepareOptions::default());
+        let reduced = &prepared.aig;
+        let truth = shortest_counterexample(&full);
+        let backend = Backend::ALL[case as usize % Backend::ALL.len()];
+        let limits = Limits {
+            max_depth: None,
+            budget: Budget::with_timeout(Duration::from_secs(60)),
+            backend,
+        };
+        let pool = LemmaPool::new();
+        // Another search's lemmas, all valid.
+        ic3::check(
+            reduced,
+            &Ic3Options {
+                limits: limits.clone(),
+                generalization: ic3::Generalization::Down,
+                exchange: Some(Exchange::new(&pool, 1)),
+                ..Ic3Options::default()
+            },
+        );
+        // Bogus lemmas: cubes of one to three latches of a reachable state
+        // that is not initial (each excludes that state, so none is
+        // valid), at levels 2 and 3 or the infinite frame (half of them).
+        let reachable = reachable_states(reduced);
+        let bogus = Exchange::new(&pool, 2);
+        for _ in 0..16 {
+            let Some(&state) = reachable.get(rng.below(reachable.len() as u64 + 1) as usize) else {
+                continue;
+            };
+            let lits: Vec<StateLit> = (0..1 + rng.below(3))
+                .map(|_| {
+                    let latch = rng.below(reduced.latches.len() as u64) as usize;
+                    StateLit::new(latch, state >> latch & 1 == 1)
+                })
+                .collect();
+            let excludes_init = lits.iter().any(|l| {
+                reduced.latches[l.latch()]
+                    .init
+                    .is_some_and(|v| v != l.value())
+            });
+            if !excludes_init {
+                continue;
+            }
+            let level = match rng.below(4) {
+                0 | 1 => INFINITE,
+                l => l as usize,
+            };
+            bogus.publish(level, &Cube::new(lits));
+            published += 1;
+        }
+        let outcome = ic3::check(
+            reduced,
+            &Ic3Options {
+                limits,
+                exchange: Some(Exchange::new(&pool, 0)),
+                ..Ic3Options::default()
+            },
+        );
+        let stats = outcome.stats.ic3.as_ref().expect("IC3's counters");
+        (imported, rejected) = (imported + stats.imported, rejected + stats.import_rejected);
+        match (&outcome.verdict, truth) {
+            (Verdict::Unsafe(trace), Some(len)) => {
+                let reached = replayed_steps(&file, &props, &prepared.restore.trace(trace), case);
+                assert!(len <= reached, "case {case}: bad after {reached}, shortest {len}");
+            }
+            (Verdict::Safe(Proof::Invariant(cubes)), None) => {
+                let cubes = prepared.original_invariant(cubes);
+                let bad: Vec<Lit> = full.bad.clone();
+                invariant::check(&full, &bad, &cubes, backend.other(), &Budget::unlimited())
+                    .unwrap_or_else(|e| panic!("case {case}: invariant rejected: {e}"));
+            }
+            (verdict, truth) => panic!(
+                "case {case}: IC3 with shared lemmas says {verdict:?}, explicit search's shortest counterexample {truth:?}"
+            ),
+        }
+    }
+    eprintln!(
+        "{cases} circuits: {published} bogus lemmas published; {imported} shared lemmas taken, {rejected} refused"
+    );
+    assert!(cases < 100 || (imported > 0 && rejected > 0));
 }

@@ -35,6 +35,11 @@ fn samples() -> Vec<Sample> {
 
 /// Checks one sample; returns its verdict or a failure message.
 fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
+    run_with(sample, timeout, &[])
+}
+
+/// The same with more options for `invar check`.
+fn run_with(sample: &Sample, timeout: &str, options: &[&str]) -> Result<&'static str, String> {
     let name = sample
         .file
         .file_name()
@@ -44,6 +49,7 @@ fn run(sample: &Sample, timeout: &str) -> Result<&'static str, String> {
     let path = sample.file.to_str().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_invar"))
         .args(["check", path, "--timeout", timeout])
+        .args(options)
         .output()
         .unwrap();
     let verdict = match out.status.code() {
@@ -132,6 +138,41 @@ fn samples_get_expected_verdicts_and_witnesses_replay() {
         results.len()
     );
     let failures: Vec<String> = results.into_iter().filter_map(|(_, r)| r.err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `auto` on one job (every member in turns on one core) and on four (the
+/// members on cores of their own, more IC3 configurations, IC3 searches
+/// sharing lemmas) decides the samples that two jobs decide within a
+/// couple of seconds, each verdict the manifest's, each witness replayed,
+/// each proof checked.
+#[test]
+fn auto_on_one_and_four_jobs_decides_quick_samples() {
+    let quick = [
+        "aigerex-cnt1.aig",
+        "beem-brp.2.prop1-func-interl.aig",
+        "beem-frogs.5.prop1-func-interl.aig",
+        "goel-industry-cal26-cal26.aig",
+        "goel-industry-gen44-gen44.aig",
+        "goel-opensource-Heap-Heap.aig",
+        "goel-opensource-h_b05-h_b05.aig",
+        "ric3ex-counter.aig",
+        "wolf-2018D-zipcpu-busdelay-p20.aig",
+    ];
+    let samples: Vec<Sample> = (samples().into_iter())
+        .filter(|s| quick.iter().any(|q| s.file.ends_with(q)))
+        .collect();
+    assert_eq!(samples.len(), quick.len());
+    let mut failures = Vec::new();
+    for jobs in ["1", "4"] {
+        for sample in &samples {
+            match run_with(sample, "60", &["--jobs", jobs]) {
+                Ok(v) if v == sample.expected => {}
+                Ok(v) => failures.push(format!("{:?} on {jobs} jobs: {v}", sample.file)),
+                Err(e) => failures.push(format!("on {jobs} jobs: {e}")),
+            }
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

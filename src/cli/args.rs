@@ -140,9 +140,9 @@ pub enum EngineArg {
     /// that hold inductively together make the property constant; never
     /// finds counterexamples.
     Scorr,
-    /// IC3 on one core; BMC, IC3 without CTGs, the step cases of
-    /// k-induction and signal correspondence in turns on the other; the
-    /// first verdict wins.
+    /// IC3 on one core; BMC, a second IC3, the step cases of k-induction
+    /// and signal correspondence on the others (`--jobs`), in turns where
+    /// they share one; the first verdict wins.
     /// Word-level models over Int or Real go to the word-level engines.
     Auto,
     /// Word-level BMC and k-induction on an SMT solver (`--smt`), proofs
@@ -275,6 +275,14 @@ pub struct CheckArgs {
     /// unknown (the engines stop at the limit; the run ends within a second).
     #[arg(long, value_name = "MB")]
     pub memory: Option<u64>,
+    /// Threads for `auto` on circuits (AIGER, and word-level models it
+    /// bit-blasts): one IC3 on a core of its own, BMC, a second IC3,
+    /// k-induction's step cases and signal correspondence on the others, in
+    /// turns where they are fewer, and more IC3 configurations and
+    /// interpolation where cores are left; IC3 searches on cores of their
+    /// own share lemmas. Default: the cores this process may use.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
     /// Unroll at most to step K (BMC depth, k-induction bound).
     #[arg(long, value_name = "K")]
     pub max_k: Option<usize>,

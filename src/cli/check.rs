@@ -284,6 +284,11 @@ fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Requ
         invariant_wanted: args.certificate.is_some(),
         certificate: args.certificate.is_some() || args.c.witness_out.is_some(),
         tuning: cx.tuning.clone(),
+        jobs: match args.jobs {
+            Some(n) => n as usize,
+            // The cores the process may run on (its affinity, cgroup quota).
+            None => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        },
     })
 }
 

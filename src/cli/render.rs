@@ -328,6 +328,8 @@ fn summary(out: &Output, verdict: &str, props: &[usize], run: Option<&Run>) -> J
             .number("ic3_push_witness_hits", i.push_witness_hits)
             .number("ic3_to_infinite", i.to_infinite)
             .number("ic3_subsumed", i.subsumed)
+            .number("ic3_imported", i.imported)
+            .number("ic3_import_rejected", i.import_rejected)
             .number("ic3_relative_induction", i.relative_induction)
             .number("ic3_lifts", i.lifts)
             .seconds("ic3_time_generalize", i.time_generalize)
@@ -396,7 +398,7 @@ pub fn statistics(run: &Run) {
         eprintln!(
             "invar: ic3: {} frames, {} obligations (average {:.1} literals), {} lemmas (cores {:.1}, lemmas {:.1} literals on average; {} literals dropped, {} CTGs, {} of {} predicted), \
              {} propagated ({} CTPs, {} failed pushes answered by a kept witness), {} to the infinite frame, {} subsumed, {} relative-induction queries in {:.3}s, {} lifts in {:.3}s, \
-             generalization {:.3}s, propagation {:.3}s (infinite frame {:.3}s), {} solver rebuilds",
+             generalization {:.3}s, propagation {:.3}s (infinite frame {:.3}s), {} solver rebuilds, {} lemmas of other searches taken ({} not inductive here)",
             i.frames,
             i.obligations,
             average(i.obligation_literals, i.obligations),
@@ -419,7 +421,9 @@ pub fn statistics(run: &Run) {
             i.time_generalize.as_secs_f64(),
             i.time_propagate.as_secs_f64(),
             i.time_infinite.as_secs_f64(),
-            i.rebuilds
+            i.rebuilds,
+            i.imported,
+            i.import_rejected
         );
     }
 }

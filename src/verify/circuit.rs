@@ -497,8 +497,13 @@ fn run_engine(
             backend: limits.backend,
             stats: Default::default(),
         },
-        Engine::Auto => {
-            schedule::circuit_portfolio(aig, limits, ic3_options, tuning, circuit_proofs)
-        }
+        Engine::Auto => schedule::circuit_portfolio(
+            aig,
+            limits,
+            ic3_options,
+            tuning,
+            circuit_proofs,
+            request.jobs,
+        ),
     }
 }

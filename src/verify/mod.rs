@@ -107,6 +107,9 @@ pub struct Request {
     pub certificate: bool,
     /// The switches of the engines and of `auto` (defaults: as measured).
     pub tuning: Tuning,
+    /// How many threads `auto` runs on a circuit (`schedule`): one IC3 on a
+    /// core of its own from 2 up, the other members on the rest.
+    pub jobs: usize,
 }
 
 impl Request {
@@ -125,6 +128,7 @@ impl Request {
             certificate: false,
             budget: Budget::unlimited(),
             tuning: Tuning::default(),
+            jobs: 2,
         }
     }
 }

@@ -1,8 +1,10 @@
 //! The three strategies of `auto`, driven by [`Tuning`]:
 //!
-//! - `circuit_portfolio`: on circuits, IC3 on one core; the other core
-//!   shared in turns by BMC, a second IC3, the step cases of k-induction
-//!   and signal correspondence. The first answer wins.
+//! - `circuit_portfolio`: on circuits, IC3 on one core; the other cores
+//!   (`Request::jobs`) shared in turns by BMC, a second IC3, the step
+//!   cases of k-induction and signal correspondence, and more IC3
+//!   configurations sharing lemmas where cores are left. The first answer
+//!   wins.
 //! - `word_portfolio`: on word-level models the bit-blaster cannot take,
 //!   IC3+IA beside word-level BMC and k-induction.
 //! - `program_phases`: on C programs, explicit execution, IC3CFA, tests
@@ -14,13 +16,15 @@
 use super::tuning::{SecondIc3, Tuning};
 use super::{program_engines, word_engines, Answer, Evidence, Log, Request, Run};
 use crate::engines::explicit::ExplicitOptions;
+use crate::engines::ic3::exchange::{Exchange, LemmaPool};
 use crate::engines::ic3::{self, Ic3Options};
 use crate::engines::kind::{self, KindOptions};
 use crate::engines::portfolio::{self, EngineFn};
-use crate::engines::{bmc, scorr, Limits, Outcome};
+use crate::engines::{bmc, itp, scorr, Limits, Outcome};
 use crate::ir::aig::Aig;
 use crate::ir::ts::Ts;
 use crate::util::budget::{Budget, Turns};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long each engine sharing the second core (BMC, IC3 without CTGs, the
@@ -28,15 +32,77 @@ use std::time::{Duration, Instant};
 /// circuits).
 const SHARED_CORE_SLICE: Duration = Duration::from_millis(500);
 
-/// `auto` on a prepared circuit. `circuit_proofs`: whether the members
-/// whose proofs are circuits, not invariants over the latches, run
-/// (k-induction's step cases, signal correspondence).
+/// A member of `auto` on circuits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Member {
+    /// IC3 as configured (CTGs): the stronger prover, on a core of its
+    /// own from two jobs up.
+    FirstIc3,
+    Bmc,
+    /// IC3 with the other options of [`SecondIc3`].
+    SecondIc3,
+    /// k-induction's step cases at sparse depths (their base case is
+    /// BMC's).
+    StepCases,
+    Scorr,
+    /// Members for cores left over (`--jobs` above the members above): IC3
+    /// configurations that won on some families and lost on others
+    /// ([`other_ic3`]), and interpolation.
+    OtherIc3(usize),
+    Itp,
+}
+
+/// The members that run only where cores are left over, in the order they
+/// are added.
+const LEFTOVER: [Member; 4] = [
+    Member::OtherIc3(0),
+    Member::Itp,
+    Member::OtherIc3(1),
+    Member::OtherIc3(2),
+];
+
+/// The IC3 configurations of [`Member::OtherIc3`]: the second IC3's other
+/// option (plain `down` or CTPs of stuck lemmas), deeper CTGs, and CTPs on
+/// every failed push with the failed pushes' witnesses kept.
+fn other_ic3(which: usize, first: &Ic3Options, second: SecondIc3) -> Ic3Options {
+    let mut options = first.clone();
+    match which {
+        0 => match second {
+            SecondIc3::CtpStuck => options.generalization = ic3::Generalization::Down,
+            SecondIc3::Down => options.ctp = ic3::Ctp::Stuck,
+        },
+        1 => {
+            options.generalization = ic3::Generalization::Ctg {
+                max_ctgs: 5,
+                max_depth: 2,
+            }
+        }
+        _ => {
+            options.ctp = ic3::Ctp::Every;
+            options.push_witnesses = true;
+        }
+    }
+    options
+}
+
+/// `auto` on a prepared circuit, on `jobs` threads. `circuit_proofs`:
+/// whether the members whose proofs are circuits, not invariants over the
+/// latches, run (k-induction's step cases, signal correspondence).
+///
+/// IC3 as configured has a core of its own (from two jobs up); the other
+/// members are dealt to the remaining `jobs - 1` cores, those on one core
+/// taking turns; cores left over take more IC3 configurations and
+/// interpolation. With one job every member takes turns on the one core.
+/// From three jobs up the IC3 searches share their lemmas
+/// ([`ic3::exchange`]). Two jobs is the portfolio measured in
+/// docs/decisions/ (IC3 ‖ the rest in turns).
 pub(super) fn circuit_portfolio(
     aig: &Aig,
     limits: &Limits,
     ic3_options: Ic3Options,
     tuning: &Tuning,
     circuit_proofs: bool,
+    jobs: usize,
 ) -> Outcome {
     if !tuning.auto.turns {
         // Ablation: BMC and IC3 race alone.
@@ -46,16 +112,13 @@ pub(super) fn circuit_portfolio(
         ];
         return portfolio::run(aig, &limits.budget, engines);
     }
-    // One core for IC3 as configured (CTGs: the stronger prover); the
-    // other shared, in turns, by BMC, a second IC3 (below), and the step
-    // cases of k-induction at sparse depths, whose base case is BMC's:
     // k-induction proves circuits whose invariant IC3 does not find
     // (dspfilters from SymbiYosys, HWMCC'19's k-induction wins).
     let with_kind = circuit_proofs && tuning.auto.kind;
     // Signal correspondence: a search that ends, in seconds on most HWMCC
     // circuits (up to ~13 s on the largest industrial ones; multipliers
     // such as mul3 excepted), and proves only when it ends. So it takes its
-    // share of the shared core up front: its first turn lasts its share of
+    // share of a shared core up front: its first turn lasts its share of
     // the run (a quarter with four members, 15 s at 60 s), then it takes
     // turns like the others if it has not ended. A slice at a time,
     // cal226's proof (10 s alone) came after 60 s. On circuits with
@@ -64,72 +127,137 @@ pub(super) fn circuit_portfolio(
     // only without them.
     let with_scorr = circuit_proofs && aig.constraints.is_empty() && tuning.auto.scorr;
     let front_loaded = with_scorr && tuning.auto.scorr_front_loaded;
-    // Member 0 begins: signal correspondence when it goes first.
-    let first = usize::from(front_loaded);
-    let members = 2 + usize::from(with_kind) + usize::from(with_scorr);
-    let first_turn = match limits.budget.deadline() {
-        _ if !front_loaded => SHARED_CORE_SLICE,
-        Some(d) => d.saturating_duration_since(Instant::now()) / members as u32,
-        // Without a deadline, what it would have at 60 s.
-        None => Duration::from_secs(60) / members as u32,
-    };
-    let turns = Turns::with_first_turn(members, SHARED_CORE_SLICE, first_turn);
-    let bmc_limits = Limits {
-        budget: limits.budget.taking_turn(&turns, first),
-        ..limits.clone()
-    };
-    let step_options = KindOptions {
-        limits: Limits {
-            budget: limits.budget.taking_turn(&turns, first + 2),
-            ..limits.clone()
-        },
-        simple_path: false,
-        sparse_steps: true,
-    };
-    // The second IC3 keeps CTGs and blocks counterexamples to propagation
-    // of lemmas that failed to push in an earlier round (`Ctp::Stuck`):
-    // that proves the zipcpu busdelay circuits the first leaves open, and
-    // would cost the first the qspiflash circuits whose frames the extra
-    // lemmas keep from converging.
-    let mut second = ic3_options.clone();
-    match tuning.auto.second_ic3 {
-        SecondIc3::Down => second.generalization = ic3::Generalization::Down,
-        SecondIc3::CtpStuck => second.ctp = ic3::Ctp::Stuck,
+    // The members in the order of their turns: the first begins.
+    let mut members = Vec::new();
+    if front_loaded {
+        members.push(Member::Scorr);
     }
-    second.limits.budget = limits.budget.taking_turn(&turns, first + 1);
+    members.extend([Member::Bmc, Member::SecondIc3]);
+    if with_kind {
+        members.push(Member::StepCases);
+    }
+    if with_scorr && !front_loaded {
+        members.push(Member::Scorr);
+    }
+    let jobs = jobs.max(1);
+    let cores = if jobs == 1 {
+        members.push(Member::FirstIc3);
+        1
+    } else {
+        jobs - 1
+    };
+    for extra in LEFTOVER {
+        if members.len() >= cores {
+            break;
+        }
+        members.push(extra);
+    }
+    // Member i runs on shared core i mod cores, in turns with the others
+    // there, in the order above.
+    let cores = cores.min(members.len());
+    let place = |i: usize| (i % cores, i / cores);
+    let turns: Vec<Arc<Turns>> = (0..cores)
+        .map(|core| {
+            let on_core = (core..members.len()).step_by(cores).count();
+            // A front-loaded first member's first turn: its share of the
+            // run (what it would have at 60 s without a deadline).
+            let first_turn = match limits.budget.deadline() {
+                _ if !(front_loaded && core == 0) => SHARED_CORE_SLICE,
+                Some(d) => d.saturating_duration_since(Instant::now()) / on_core as u32,
+                None => Duration::from_secs(60) / on_core as u32,
+            };
+            Turns::with_first_turn(on_core, SHARED_CORE_SLICE, first_turn)
+        })
+        .collect();
+    let seat_budget = |i: usize| {
+        let (core, me) = place(i);
+        limits.budget.taking_turn(&turns[core], me)
+    };
+    let pool = (jobs >= 3 && tuning.auto.share_lemmas).then(LemmaPool::new);
+    let ic3_member = |mut options: Ic3Options, id: usize| {
+        options.exchange = pool.as_ref().map(|p| Exchange::new(p, id));
+        options
+    };
     let base = &kind::SharedBase::default();
     let turns = &turns;
     let first_conflicts = tuning.bmc_first_conflicts;
-    let mut engines: Vec<EngineFn> = vec![
-        Box::new(move |aig| ic3::check(aig, &ic3_options)),
-        Box::new(move |aig| {
-            let _seat = turns.seat(first);
-            let _run = base.run();
-            bmc::check_publishing(aig, &bmc_limits, first_conflicts, &base.cleared)
-        }),
-        Box::new(move |aig| {
-            let _seat = turns.seat(first + 1);
-            ic3::check(aig, &second)
-        }),
-    ];
-    if with_kind {
-        engines.push(Box::new(move |aig| {
-            let seat = turns.seat(first + 2);
-            kind::step_cases(aig, &step_options, base, &limits.budget, || drop(seat))
-        }));
+    let mut engines: Vec<EngineFn> = Vec::new();
+    if jobs > 1 {
+        let options = ic3_member(ic3_options.clone(), 0);
+        engines.push(Box::new(move |aig| ic3::check(aig, &options)));
     }
-    if with_scorr {
-        let me = if front_loaded { 0 } else { members - 1 };
-        let scorr_limits = Limits {
-            budget: limits.budget.taking_turn(turns, me),
+    for (i, &member) in members.iter().enumerate() {
+        let (core, me) = place(i);
+        // The member's limits: the run's, its budget taking its turns.
+        let own = Limits {
+            budget: seat_budget(i),
             ..limits.clone()
         };
-        // Its unknown ends this member only: the portfolio waits for the
-        // others.
-        engines.push(Box::new(move |aig| {
-            let _seat = turns.seat(me);
-            scorr::check(aig, &scorr_limits)
-        }));
+        let engine: EngineFn = match member {
+            Member::FirstIc3 => {
+                let mut options = ic3_member(ic3_options.clone(), 0);
+                options.limits.budget = own.budget.clone();
+                Box::new(move |aig| {
+                    let _seat = turns[core].seat(me);
+                    ic3::check(aig, &options)
+                })
+            }
+            Member::SecondIc3 | Member::OtherIc3(_) => {
+                // The second IC3 keeps CTGs and blocks counterexamples to
+                // propagation of lemmas that failed to push in an earlier
+                // round (`Ctp::Stuck`): that proves the zipcpu busdelay
+                // circuits the first leaves open, and would cost the first
+                // the qspiflash circuits whose frames the extra lemmas keep
+                // from converging.
+                let mut options = match member {
+                    Member::OtherIc3(which) => {
+                        other_ic3(which, &ic3_options, tuning.auto.second_ic3)
+                    }
+                    _ => {
+                        let mut second = ic3_options.clone();
+                        match tuning.auto.second_ic3 {
+                            SecondIc3::Down => second.generalization = ic3::Generalization::Down,
+                            SecondIc3::CtpStuck => second.ctp = ic3::Ctp::Stuck,
+                        }
+                        second
+                    }
+                };
+                options = ic3_member(options, i + 1);
+                options.limits.budget = own.budget.clone();
+                Box::new(move |aig| {
+                    let _seat = turns[core].seat(me);
+                    ic3::check(aig, &options)
+                })
+            }
+            Member::Bmc => Box::new(move |aig| {
+                let _seat = turns[core].seat(me);
+                let _run = base.run();
+                bmc::check_publishing(aig, &own, first_conflicts, &base.cleared)
+            }),
+            Member::StepCases => {
+                let step_options = KindOptions {
+                    limits: own,
+                    simple_path: false,
+                    sparse_steps: true,
+                };
+                let whole = &limits.budget;
+                Box::new(move |aig| {
+                    let seat = turns[core].seat(me);
+                    kind::step_cases(aig, &step_options, base, whole, || drop(seat))
+                })
+            }
+            // Its unknown ends this member only: the portfolio waits for
+            // the others.
+            Member::Scorr => Box::new(move |aig| {
+                let _seat = turns[core].seat(me);
+                scorr::check(aig, &own)
+            }),
+            Member::Itp => Box::new(move |aig| {
+                let _seat = turns[core].seat(me);
+                itp::check(aig, &own)
+            }),
+        };
+        engines.push(engine);
     }
     portfolio::run(aig, &limits.budget, engines)
 }

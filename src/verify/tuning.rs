@@ -49,6 +49,9 @@ pub struct AutoTuning {
     pub scorr_front_loaded: bool,
     /// How the second IC3 generalizes.
     pub second_ic3: SecondIc3,
+    /// IC3 searches on cores of their own (`--jobs` 3 and up) share their
+    /// lemmas (`engines::ic3::exchange`).
+    pub share_lemmas: bool,
     /// On programs, explicit execution runs first (the determined run,
     /// then tests).
     pub explicit: bool,
@@ -78,6 +81,7 @@ impl Default for Tuning {
                 scorr: true,
                 scorr_front_loaded: true,
                 second_ic3: SecondIc3::CtpStuck,
+                share_lemmas: true,
                 explicit: true,
                 ic3cfa: true,
             },
@@ -137,6 +141,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "its first turn is its share of the run (true)",
     ),
     ("auto.second_ic3", "ctp-stuck (default) or down"),
+    (
+        "auto.share_lemmas",
+        "IC3 searches on cores of their own share lemmas (true)",
+    ),
     (
         "auto.explicit",
         "explicit execution in auto on programs (true)",
@@ -222,6 +230,7 @@ impl Tuning {
                     _ => return Err(other("ctp-stuck or down")),
                 }
             }
+            "auto.share_lemmas" => self.auto.share_lemmas = flag()?,
             "auto.explicit" => self.auto.explicit = flag()?,
             "auto.ic3cfa" => self.auto.ic3cfa = flag()?,
             "ic3cfa.split" => self.ic3cfa.split = flag()?,

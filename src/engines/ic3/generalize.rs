@@ -290,6 +290,7 @@ impl<D: Domain> Ic3<D> {
                         // Push the CTG's lemma as high as it goes, generalize it there.
                         let (core, at) = self.highest_inductive_level(core, level - 1)?;
                         let lemma = self.mic(core, at, depth + 1, mic.max_ctgs, mic.max_depth)?;
+                        self.publish(at, &lemma);
                         self.add_lemma(lemma, at);
                         // The frames changed: old predecessors may be gone.
                         mic.refutations.clear();

@@ -46,6 +46,7 @@
 mod bit;
 mod cube;
 pub mod domain;
+pub mod exchange;
 mod frames;
 mod generalize;
 mod obligation;
@@ -111,6 +112,10 @@ pub struct Ic3Options {
     /// and answer its next push without a query while no lemma added since
     /// excludes that state (`propagate.rs`).
     pub push_witnesses: bool,
+    /// Lemmas shared with other searches of the same circuit
+    /// (`exchange.rs`): this search publishes its lemmas there and takes
+    /// the others' after its own check.
+    pub exchange: Option<exchange::Exchange>,
 }
 
 /// Counterexamples to propagation: on which lemmas they are looked for.
@@ -145,6 +150,7 @@ impl Default for Ic3Options {
             predict: false,
             ctp: Ctp::Off,
             push_witnesses: false,
+            exchange: None,
         }
     }
 }
@@ -206,6 +212,10 @@ pub struct Ic3Stats {
     pub time_propagate: Duration,
     /// Time in finding the top level's lemmas that join the infinite frame.
     pub time_infinite: Duration,
+    /// Lemmas of other searches taken (`exchange.rs`), and dropped because
+    /// this search's frames did not make them inductive.
+    pub imported: u64,
+    pub import_rejected: u64,
 }
 
 /// The budget ran out in a query.
@@ -231,6 +241,10 @@ pub struct Ic3<D: Domain> {
     added: Vec<(usize, Cube)>,
     /// How many entries left the front of `added`.
     added_dropped: u64,
+    /// Where this search stands in the shared lemmas (`exchange.rs`), and
+    /// when it last looked.
+    exchange_cursor: usize,
+    exchange_checked: Instant,
     stats: Ic3Stats,
 }
 
@@ -295,6 +309,8 @@ impl<D: Domain> Ic3<D> {
             witnesses: Default::default(),
             added: Vec::new(),
             added_dropped: 0,
+            exchange_cursor: 0,
+            exchange_checked: Instant::now(),
             stats: Ic3Stats::default(),
         }
     }
@@ -325,6 +341,7 @@ impl<D: Domain> Ic3<D> {
         loop {
             let k = self.frames.top();
             self.stats.frames = k;
+            self.import()?;
             if let Some(trace) = self.strengthen(k)? {
                 return Ok(Some(Found::Trace(trace)));
             }
@@ -405,7 +422,13 @@ impl<D: Domain> Ic3<D> {
     }
 
     fn handle_obligations(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
-        while let Some(id) = self.queue.pop_upto(k) {
+        loop {
+            if self.exchange_checked.elapsed() >= IMPORT_INTERVAL {
+                self.import()?;
+            }
+            let Some(id) = self.queue.pop_upto(k) else {
+                break;
+            };
             let (level, cube) = {
                 let ob = self.queue.get(id);
                 (ob.level, ob.cube.clone())
@@ -510,6 +533,7 @@ impl<D: Domain> Ic3<D> {
         for l in lemma.lits() {
             self.activity[l.latch()] += 1.0;
         }
+        self.publish(level, &lemma);
         self.add_lemma(lemma, level);
         Ok(level)
     }
@@ -521,6 +545,52 @@ impl<D: Domain> Ic3<D> {
             self.added.push((level, cube.clone()));
         }
         self.stats.subsumed += self.frames.add(cube, level) as u64;
+    }
+
+    /// Takes the lemmas other searches published since the last look
+    /// (`exchange.rs`), each only if this search's own query at the level
+    /// it would go to (the source's level, at most k) finds it inductive
+    /// there; it then goes as high as it stays inductive, as a lemma of
+    /// blocking does.
+    fn import(&mut self) -> Result<(), Interrupted> {
+        self.exchange_checked = Instant::now();
+        let Some(exchange) = &self.options.exchange else {
+            return Ok(());
+        };
+        if !exchange.pending(self.exchange_cursor) {
+            return Ok(());
+        }
+        let (fresh, cursor) = exchange.since(self.exchange_cursor);
+        self.exchange_cursor = cursor;
+        self.take_lemmas(fresh)
+    }
+
+    /// Offers a lemma this search found by blocking to the other searches
+    /// (lemmas it pushes later are not offered again: each search pushes
+    /// what it takes).
+    fn publish(&self, level: usize, cube: &Cube) {
+        if let Some(exchange) = &self.options.exchange {
+            exchange.publish(level, cube);
+        }
+    }
+
+    fn take_lemmas(&mut self, lemmas: Vec<(usize, Cube)>) -> Result<(), Interrupted> {
+        for (level, cube) in lemmas {
+            let level = level.min(self.frames.top());
+            if level == 0 || self.domain.intersects_init(&cube)? || self.frames.blocks(&cube, level)
+            {
+                continue;
+            }
+            match self.relative_induction(&cube, level, Want::NOTHING)? {
+                Consecution::Inductive(core) => {
+                    self.stats.imported += 1;
+                    let (lemma, at) = self.highest_inductive_level(core, level)?;
+                    self.add_lemma(lemma, at);
+                }
+                Consecution::Predecessor(_) => self.stats.import_rejected += 1,
+            }
+        }
+        Ok(())
     }
 
     /// Follows successor links from a level-0 obligation to the bad state
@@ -576,6 +646,10 @@ impl<D: Domain> Ic3<D> {
         self.frames.sizes()
     }
 }
+
+/// How often a search looks for lemmas of other searches while it blocks
+/// obligations (and at each new frame).
+const IMPORT_INTERVAL: Duration = Duration::from_millis(20);
 
 /// Runs IC3 on `aig` and reports the outcome.
 pub fn check(aig: &Aig, options: &Ic3Options) -> Outcome {

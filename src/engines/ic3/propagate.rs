@@ -266,6 +266,11 @@ impl<D: Domain> Ic3<D> {
                 .collect();
             if kept.len() == candidates.len() {
                 self.stats.to_infinite += kept.len() as u64;
+                if let Some(exchange) = &self.options.exchange {
+                    for cube in &kept {
+                        exchange.publish(super::exchange::INFINITE, cube);
+                    }
+                }
                 self.domain.add_infinite(&kept);
                 self.frames.move_to_infinite(kept);
                 return Ok(());
