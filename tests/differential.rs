@@ -73,9 +73,31 @@ fn random_aiger_of(rng: &mut Rng, max_latches: u64, max_ands: u64) -> Aiger {
 }
 
 /// The states reachable from an initial state (constraints holding on
-/// every step), as latch bit vectors, those reached first first; none
+/// every step), as latch bit vectors, in the order first reached; none
 /// initial.
 fn reachable_states(aig: &Aig) -> Vec<usize> {
+    breadth_first(aig, |_, _| None::<()>).1
+}
+
+/// Length of the shortest counterexample (steps), by breadth-first search.
+fn shortest_counterexample(aig: &Aig) -> Option<usize> {
+    breadth_first(aig, |v, depth| {
+        aig.bad
+            .iter()
+            .any(|&b| lit_value(v, b))
+            .then_some(depth + 1)
+    })
+    .0
+}
+
+/// Breadth-first search from the initial states over the steps whose
+/// constraints hold: `step` sees each step's gate values and its depth (0
+/// from an initial state) and stops the search with an answer. Returns
+/// that answer, if any, and the non-initial states reached until then.
+fn breadth_first<T>(
+    aig: &Aig,
+    mut step: impl FnMut(&[bool], usize) -> Option<T>,
+) -> (Option<T>, Vec<usize>) {
     let (l, i) = (aig.latches.len(), aig.inputs.len());
     let bits = |x: usize, n: usize| (0..n).map(|b| x >> b & 1 == 1).collect::<Vec<bool>>();
     let initial = |s: usize| {
@@ -85,6 +107,7 @@ fn reachable_states(aig: &Aig) -> Vec<usize> {
     let mut seen: Vec<bool> = (0..1usize << l).map(initial).collect();
     let mut frontier: Vec<usize> = (0..1usize << l).filter(|&s| seen[s]).collect();
     let mut reached = Vec::new();
+    let mut depth = 0;
     while !frontier.is_empty() {
         let mut next = Vec::new();
         for &s in &frontier {
@@ -92,6 +115,9 @@ fn reachable_states(aig: &Aig) -> Vec<usize> {
                 let v = aig.eval(&bits(x, i), &bits(s, l));
                 if !aig.constraints.iter().all(|&c| lit_value(&v, c)) {
                     continue;
+                }
+                if let Some(answer) = step(&v, depth) {
+                    return (Some(answer), reached);
                 }
                 let t = aig.latches.iter().enumerate().fold(0, |acc, (k, latch)| {
                     acc | (lit_value(&v, latch.next) as usize) << k
@@ -103,51 +129,9 @@ fn reachable_states(aig: &Aig) -> Vec<usize> {
             }
         }
         frontier = next;
-    }
-    reached
-}
-
-/// Length of the shortest counterexample (steps), by breadth-first search.
-fn shortest_counterexample(aig: &Aig) -> Option<usize> {
-    let l = aig.latches.len();
-    let i = aig.inputs.len();
-    let bits = |x: usize, n: usize| (0..n).map(|b| x >> b & 1 == 1).collect::<Vec<bool>>();
-    let mut seen = vec![false; 1 << l];
-    let mut frontier: Vec<usize> = (0..1usize << l)
-        .filter(|&s| {
-            aig.latches
-                .iter()
-                .enumerate()
-                .all(|(k, latch)| latch.init.is_none_or(|v| v == (s >> k & 1 == 1)))
-        })
-        .collect();
-    for &s in &frontier {
-        seen[s] = true;
-    }
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for &s in &frontier {
-            for x in 0..1usize << i {
-                let v = aig.eval(&bits(x, i), &bits(s, l));
-                if !aig.constraints.iter().all(|&c| lit_value(&v, c)) {
-                    continue;
-                }
-                if aig.bad.iter().any(|&b| lit_value(&v, b)) {
-                    return Some(depth + 1);
-                }
-                let t = aig.latches.iter().enumerate().fold(0, |acc, (k, latch)| {
-                    acc | (lit_value(&v, latch.next) as usize) << k
-                });
-                if !std::mem::replace(&mut seen[t], true) {
-                    next.push(t);
-                }
-            }
-        }
-        frontier = next;
         depth += 1;
     }
-    None
+    (None, reached)
 }
 
 /// Replays `trace` on the file's model; the number of steps up to the first
