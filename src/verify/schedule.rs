@@ -39,7 +39,7 @@ enum Member {
     /// own from two jobs up.
     FirstIc3,
     Bmc,
-    /// IC3 with the other options of [`SecondIc3`].
+    /// IC3 as `auto.second_ic3` configures it ([`SecondIc3`]).
     SecondIc3,
     /// k-induction's step cases at sparse depths (their base case is
     /// BMC's).
