@@ -79,6 +79,14 @@ fn reachable_states(aig: &Aig) -> Vec<usize> {
     breadth_first(aig, |_, _| None::<()>).1
 }
 
+/// A count from the environment variable `name` (a long run), else
+/// `default` (the CI share).
+fn env_count(name: &str, default: u64) -> u64 {
+    (std::env::var(name).ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Length of the shortest counterexample (steps), by breadth-first search.
 fn shortest_counterexample(aig: &Aig) -> Option<usize> {
     breadth_first(aig, |v, depth| {
@@ -158,11 +166,6 @@ fn engines_agree_with_each_other_and_with_explicit_search() {
     let mut itp_proofs = 0;
     let mut scorr_proofs = 0;
     // `INVAR_AIG_RANDOM=N` runs cases 0..N (the CI share is 2,000: it took 1.1 s, and case 1882 found a bug).
-    let env_count = |name: &str, default: u64| {
-        (std::env::var(name).ok())
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     let cases = env_count("INVAR_AIG_RANDOM", 2000);
     // `INVAR_AIG_RANDOM_FROM=M` starts at case M (a long run in parts).
     let first = env_count("INVAR_AIG_RANDOM_FROM", 0);
@@ -668,9 +671,7 @@ fn ic3_ends_when_propagation_skips_unchanged_levels() {
 /// latches in CI; `INVAR_AIG_RANDOM_JOBS=N` for a long run.
 #[test]
 fn auto_on_eight_jobs_agrees_with_explicit_search() {
-    let cases: u64 = (std::env::var("INVAR_AIG_RANDOM_JOBS").ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
+    let cases = env_count("INVAR_AIG_RANDOM_JOBS", 300);
     let (mut safe, mut unsafe_, mut imported) = (0, 0, 0);
     for case in 0..cases {
         let mut rng = Rng::new(500_000 + case);
@@ -715,9 +716,7 @@ fn auto_on_eight_jobs_agrees_with_explicit_search() {
 /// (`INVAR_AIG_RANDOM` sets the count here too).
 #[test]
 fn ic3_taking_shared_lemmas_stays_sound_even_with_bogus_ones() {
-    let cases: u64 = (std::env::var("INVAR_AIG_RANDOM").ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let cases = env_count("INVAR_AIG_RANDOM", 1000);
     let (mut imported, mut rejected, mut published) = (0, 0, 0);
     for case in 0..cases {
         let mut rng = Rng::new(700_000 + case);

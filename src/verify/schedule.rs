@@ -169,10 +169,6 @@ pub(super) fn circuit_portfolio(
             Turns::with_first_turn(on_core, SHARED_CORE_SLICE, first_turn)
         })
         .collect();
-    let seat_budget = |i: usize| {
-        let (core, me) = place(i);
-        limits.budget.taking_turn(&turns[core], me)
-    };
     let pool = (jobs >= 3 && tuning.auto.share_lemmas).then(LemmaPool::new);
     let ic3_member = |mut options: Ic3Options, id: usize| {
         options.exchange = pool.as_ref().map(|p| Exchange::new(p, id));
@@ -190,39 +186,34 @@ pub(super) fn circuit_portfolio(
         let (core, me) = place(i);
         // The member's limits: the run's, its budget taking its turns.
         let own = Limits {
-            budget: seat_budget(i),
+            budget: limits.budget.taking_turn(&turns[core], me),
             ..limits.clone()
         };
         let engine: EngineFn = match member {
-            Member::FirstIc3 => {
-                let mut options = ic3_member(ic3_options.clone(), 0);
-                options.limits.budget = own.budget.clone();
-                Box::new(move |aig| {
-                    let _seat = turns[core].seat(me);
-                    ic3::check(aig, &options)
-                })
-            }
-            Member::SecondIc3 | Member::OtherIc3(_) => {
-                // The second IC3 keeps CTGs and blocks counterexamples to
-                // propagation of lemmas that failed to push in an earlier
-                // round (`Ctp::Stuck`): that proves the zipcpu busdelay
-                // circuits the first leaves open, and would cost the first
-                // the qspiflash circuits whose frames the extra lemmas keep
-                // from converging.
-                let mut options = match member {
-                    Member::OtherIc3(which) => {
-                        other_ic3(which, &ic3_options, tuning.auto.second_ic3)
-                    }
-                    _ => {
+            Member::FirstIc3 | Member::SecondIc3 | Member::OtherIc3(_) => {
+                let (options, id) = match member {
+                    Member::FirstIc3 => (ic3_options.clone(), 0),
+                    // The second IC3 keeps CTGs and blocks counterexamples
+                    // to propagation of lemmas that failed to push in an
+                    // earlier round (`Ctp::Stuck`): that proves the zipcpu
+                    // busdelay circuits the first leaves open, and would
+                    // cost the first the qspiflash circuits whose frames
+                    // the extra lemmas keep from converging.
+                    Member::SecondIc3 => {
                         let mut second = ic3_options.clone();
                         match tuning.auto.second_ic3 {
                             SecondIc3::Down => second.generalization = ic3::Generalization::Down,
                             SecondIc3::CtpStuck => second.ctp = ic3::Ctp::Stuck,
                         }
-                        second
+                        (second, i + 1)
                     }
+                    Member::OtherIc3(which) => (
+                        other_ic3(which, &ic3_options, tuning.auto.second_ic3),
+                        i + 1,
+                    ),
+                    _ => unreachable!("the IC3 members only"),
                 };
-                options = ic3_member(options, i + 1);
+                let mut options = ic3_member(options, id);
                 options.limits.budget = own.budget.clone();
                 Box::new(move |aig| {
                     let _seat = turns[core].seat(me);

@@ -423,7 +423,8 @@ impl<D: Domain> Ic3<D> {
 
     fn handle_obligations(&mut self, k: usize) -> Result<Option<D::Trace>, Interrupted> {
         loop {
-            if self.exchange_checked.elapsed() >= IMPORT_INTERVAL {
+            if self.options.exchange.is_some() && self.exchange_checked.elapsed() >= IMPORT_INTERVAL
+            {
                 self.import()?;
             }
             let Some(id) = self.queue.pop_upto(k) else {
@@ -568,7 +569,7 @@ impl<D: Domain> Ic3<D> {
     /// Offers a lemma this search found by blocking to the other searches
     /// (lemmas it pushes later are not offered again: each search pushes
     /// what it takes).
-    fn publish(&self, level: usize, cube: &Cube) {
+    pub(super) fn publish(&self, level: usize, cube: &Cube) {
         if let Some(exchange) = &self.options.exchange {
             exchange.publish(level, cube);
         }

@@ -266,10 +266,8 @@ impl<D: Domain> Ic3<D> {
                 .collect();
             if kept.len() == candidates.len() {
                 self.stats.to_infinite += kept.len() as u64;
-                if let Some(exchange) = &self.options.exchange {
-                    for cube in &kept {
-                        exchange.publish(super::exchange::INFINITE, cube);
-                    }
+                for cube in &kept {
+                    self.publish(super::exchange::INFINITE, cube);
                 }
                 self.domain.add_infinite(&kept);
                 self.frames.move_to_infinite(kept);
