@@ -33,6 +33,44 @@ pub fn check_inductive(
     check_clauses(aig, None, cubes, backend, budget)
 }
 
+/// Which of `bad` an invariant already checked inductive (`check` or
+/// `check_inductive` passed on it) excludes: for each, whether Inv ∧ C ∧
+/// bad is unsatisfiable. One solver, each bad under its own assumption.
+pub fn excluded(
+    aig: &Aig,
+    bad: &[Lit],
+    cubes: &[Vec<(usize, bool)>],
+    backend: Backend,
+    budget: &Budget,
+) -> Result<Vec<bool>, String> {
+    if let Some(&(l, _)) = cubes
+        .iter()
+        .flatten()
+        .find(|&&(l, _)| l >= aig.latches.len())
+    {
+        return Err(format!("a clause names latch {l}, which does not exist"));
+    }
+    let mut frames = Frames::new(aig, backend, budget, false);
+    frames.push_frame(true);
+    for cube in cubes {
+        let clause: Vec<_> = cube
+            .iter()
+            .map(|&(l, v)| !frames.latch(l, 0).xor(!v))
+            .collect();
+        frames.solver.add_clause(&clause);
+    }
+    let mut out = Vec::with_capacity(bad.len());
+    for &b in bad {
+        let b = frames.any(&[b], 0);
+        out.push(match frames.solver.solve(&[b]) {
+            SolveResult::Unsat => true,
+            SolveResult::Sat => false,
+            SolveResult::Interrupted => return Err("invariant check ran out of time".into()),
+        });
+    }
+    Ok(out)
+}
+
 fn check_clauses(
     aig: &Aig,
     bad: Option<&[Lit]>,

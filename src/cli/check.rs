@@ -8,7 +8,10 @@
 use super::args::{CArgs, CheckArgs, DumpFormat, EngineArg, PropertyArg};
 use super::json::JsonObject;
 use super::render::{self, props_text, Convention, Output, Rendered};
-use super::{monitor, print_verdict, svcomp, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use super::{
+    monitor, print_part, print_verdict, print_verdict_with, svcomp, EXIT_SAFE, EXIT_UNKNOWN,
+    EXIT_UNSAFE,
+};
 use invar::formats::aiger::{self, Aiger};
 use invar::formats::svcomp::{Property, Spec};
 use invar::formats::vcd;
@@ -501,10 +504,11 @@ fn select_properties(
     }
 }
 
-/// `--property all` on a circuit: each bad property is checked on its own,
-/// in order, within the one time limit, and the answers follow one another
-/// as in HWMCC's multi-property results (with `--json`, one object whose
-/// `results` holds one object each).
+/// `--property all`: every property gets its own answer, decided together
+/// as the library groups them ([`verify::check_each`]) within the one time
+/// limit; each answer is printed as it comes, as in HWMCC's multi-property
+/// results (with `--json`, one object at the end whose `results` holds one
+/// object each).
 fn each_property(
     cx: &Context,
     props: &[usize],
@@ -518,7 +522,6 @@ fn each_property(
              a waveform of one property at a time (--property N)"
         ));
     }
-    let mut answers: Vec<Rendered> = Vec::new();
     // HWMCC's answers name their property; BTOR2's and VMT's do not, so each
     // of theirs follows a comment line naming it (`; property b1 name`),
     // and a JSON result carries the name.
@@ -551,75 +554,90 @@ fn each_property(
         };
         Rendered { code: r.code, text }
     };
-    let unknown_of = |q: usize| -> Rendered {
-        let text = if args.json {
-            let mut o = JsonObject::default();
-            o.string("file", file)
-                .string("verdict", "unknown")
-                .numbers("properties", &[q])
-                .string("reason", budget.reason());
-            o.finish()
-        } else if hwmcc {
-            format!("2\nb{q}\n.\n")
-        } else {
-            cx.output.convention.unknown(&[q], None)
-        };
+    let unknown_of = |q: usize| -> String {
+        if hwmcc && !args.json {
+            return format!("2\nb{q}\n.\n");
+        }
         named(
             q,
             Rendered {
                 code: EXIT_UNKNOWN,
-                text,
+                text: cx.output.convention.unknown(&[q], None),
             },
         )
+        .text
     };
-    // Should the monitor answer at the deadline, it keeps the answers given
-    // so far. Its text is rebuilt about a hundred times in all, not once per
-    // property: that would be quadratic on circuits with many properties.
-    let refresh = props.len().div_ceil(100).max(1);
-    for (k, &p) in props.iter().enumerate() {
-        if budget.expired() {
-            // Past the limit: the rest are unknown without running anything.
-            eprintln!(
-                "invar: unknown: properties {p}..{}: {}",
-                props[props.len() - 1],
-                budget.reason()
-            );
-            answers.extend(props[k..].iter().map(|&q| unknown_of(q)));
-            break;
-        }
-        if !args.json && k % refresh == 0 {
-            let mut text: String = answers.iter().map(|a| a.text.as_str()).collect();
-            for &q in &props[k..] {
-                text += &unknown_of(q).text;
-            }
-            *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = text;
-        }
-        // A budget of its own: the portfolio stops its budget once a
-        // verdict is in, which must not stop the next property's run.
-        answers.push(named(p, answer(cx, &[p], &budget.child())?));
+    // Should the watchdog answer at the deadline, it prints the properties
+    // not answered yet as unknown: each answer takes its block out.
+    if !args.json {
+        let text: String = props.iter().map(|&q| unknown_of(q)).collect();
+        *unknown_text.lock().unwrap_or_else(|e| e.into_inner()) = text;
     }
-    let code = if answers.iter().any(|a| a.code == EXIT_UNSAFE) {
+    let unknown_prefix = match cx.model {
+        Model::Circuit(_) => String::new(),
+        _ => format!("{file}: "),
+    };
+    let request = request(cx, props.to_vec(), budget)?;
+    let verbose = args.verbose;
+    let mut log = |line: &str| {
+        if verbose {
+            eprintln!("invar: {file}: {line}");
+        }
+    };
+    let (mut json_results, mut codes) = (Vec::new(), Vec::new());
+    let mut failure = None;
+    let mut report = |q: usize, run: &verify::Run| {
+        if failure.is_some() {
+            return;
+        }
+        let rendered = match cx.output.answer(cx.model, &[q], run, &unknown_prefix) {
+            Ok(r) => named(q, r),
+            Err(e) => {
+                failure = Some(e);
+                return;
+            }
+        };
+        codes.push(rendered.code);
+        if args.json {
+            json_results.push((q, rendered.text));
+        } else {
+            let block = unknown_of(q);
+            print_part(&rendered.text, || {
+                let mut text = unknown_text.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(at) = text.find(&block) {
+                    text.replace_range(at..at + block.len(), "");
+                }
+            });
+        }
+    };
+    verify::check_each(cx.model, &request, &mut log, &mut report)?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let code = if codes.contains(&EXIT_UNSAFE) {
         EXIT_UNSAFE
-    } else if answers.iter().all(|a| a.code == EXIT_SAFE) {
+    } else if codes.iter().all(|&c| c == EXIT_SAFE) {
         EXIT_SAFE
     } else {
         EXIT_UNKNOWN
     };
-    let text = if args.json {
+    if args.json {
         let verdict = match code {
             EXIT_UNSAFE => "unsafe",
             EXIT_SAFE => "safe",
             _ => "unknown",
         };
+        // In the model's order (the text answers come as they are known).
+        json_results.sort_by_key(|r| r.0);
         let mut o = JsonObject::default();
         o.string("file", file)
             .string("verdict", verdict)
             .numbers("properties", props)
-            .objects("results", answers.iter().map(|a| a.text.trim_end()));
-        o.finish()
+            .objects("results", json_results.iter().map(|a| a.1.trim_end()));
+        print_verdict(&o.finish());
     } else {
-        answers.iter().map(|a| a.text.as_str()).collect()
-    };
-    print_verdict(&text);
+        // The parts are out: the watchdog has nothing left to print.
+        print_verdict_with(String::new);
+    }
     Ok(code)
 }

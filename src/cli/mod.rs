@@ -45,14 +45,36 @@ static VERDICT_PRINTED: Mutex<bool> = Mutex::new(false);
 /// Prints `text` as the run's verdict unless one was printed already.
 /// Returns whether this call printed.
 fn print_verdict(text: &str) -> bool {
+    print_verdict_with(|| text.to_string())
+}
+
+/// [`print_verdict`] of the text `make` gives, made while no other part of
+/// the verdict is being printed ([`print_part`]).
+fn print_verdict_with(make: impl FnOnce() -> String) -> bool {
     let mut printed = VERDICT_PRINTED.lock().unwrap_or_else(|e| e.into_inner());
     if *printed {
         return false;
     }
     *printed = true;
     let mut out = std::io::stdout().lock();
+    let _ = out.write_all(make().as_bytes());
+    let _ = out.flush();
+    true
+}
+
+/// Prints `text` as one part of a verdict given in parts (one answer per
+/// property), unless the whole verdict was printed already, and then runs
+/// `after` (which updates what the watchdog would print for the rest)
+/// before anyone else prints. Returns whether this call printed.
+fn print_part(text: &str, after: impl FnOnce()) -> bool {
+    let printed = VERDICT_PRINTED.lock().unwrap_or_else(|e| e.into_inner());
+    if *printed {
+        return false;
+    }
+    let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
+    after();
     true
 }
 

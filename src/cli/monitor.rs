@@ -6,7 +6,7 @@
 //! printed yet) with the reason on stderr, and exits.
 
 use super::json::JsonObject;
-use super::{print_verdict, EXIT_UNKNOWN};
+use super::{print_verdict_with, EXIT_UNKNOWN};
 use invar::util::{children, memory};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -107,15 +107,19 @@ fn tick() {
     // ("z3 ended unexpectedly") first.
     match &w.unknown {
         Some((text, json)) => {
-            let text = if *json {
-                let mut o = JsonObject::default();
-                o.string("verdict", "unknown").string("reason", reason);
-                o.finish()
-            } else {
-                text.lock().unwrap_or_else(|e| e.into_inner()).clone()
+            // Read while no part of the verdict is being printed: what a
+            // part answered is no longer in the text.
+            let text = || {
+                if *json {
+                    let mut o = JsonObject::default();
+                    o.string("verdict", "unknown").string("reason", reason);
+                    o.finish()
+                } else {
+                    text.lock().unwrap_or_else(|e| e.into_inner()).clone()
+                }
             };
             // If the verdict is out already, the main thread is exiting.
-            if print_verdict(&text) {
+            if print_verdict_with(text) {
                 eprintln!("invar: {reason}");
                 children::kill_all();
                 std::process::exit(EXIT_UNKNOWN);

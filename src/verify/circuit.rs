@@ -273,6 +273,74 @@ fn k_liveness_phase(
     Ok(None)
 }
 
+/// The properties among `props` of an AIGER model that its preprocessing,
+/// run once for all of them, reduces to constant false, with their proof:
+/// the preprocessing's facts (constant and equivalent latches) as an
+/// inductive invariant over the model's latches, checked inductive by the
+/// checker's own encoding and checked to exclude each of them. Empty when
+/// the checks do not finish within the budget.
+pub(super) fn settled_by_preparation(
+    aiger: &Aiger,
+    props: &[usize],
+    request: &Request,
+    log: Log,
+) -> Result<(Vec<usize>, Run), String> {
+    let full = aiger.to_aig();
+    let full = if full.has_resets() {
+        full.without_resets()
+    } else {
+        full
+    };
+    let prepared = prepare(&full, props, &prepare_options(request));
+    let images = &prepared.images;
+    let constant_false = |q: &usize| {
+        let b = full.bad[*q];
+        images[b.var().0 as usize].map(|l| l.xor(b.is_negated())) == Some(Lit::FALSE)
+    };
+    let candidates: Vec<usize> = props.iter().copied().filter(constant_false).collect();
+    let checker = Backend::Cadical;
+    let run = |answer| Run {
+        answer,
+        engine: Some(EngineId::Scorr),
+        stats: Default::default(),
+        certificate: None,
+    };
+    let none = || Ok((Vec::new(), run(Answer::Unknown(String::new()))));
+    if candidates.is_empty() {
+        return none();
+    }
+    let facts = &prepared.facts;
+    let budget = &request.budget;
+    if let Err(e) = invariant::check_inductive(&full, facts, checker, budget) {
+        if budget.expired() {
+            return none();
+        }
+        return Err(format!(
+            "internal error: the preprocessing's facts are not inductive: {e}; no verdict"
+        ));
+    }
+    let bad: Vec<Lit> = candidates.iter().map(|&q| full.bad[q]).collect();
+    let Ok(excluded) = invariant::excluded(&full, &bad, facts, checker, budget) else {
+        return none();
+    };
+    let settled: Vec<usize> = (candidates.into_iter().zip(excluded))
+        .filter_map(|(q, e)| e.then_some(q))
+        .collect();
+    log(&format!(
+        "{} properties constant false after preprocessing, by {} facts checked with {}",
+        settled.len(),
+        facts.len(),
+        checker.name()
+    ));
+    Ok((
+        settled,
+        run(Answer::Safe {
+            evidence: Evidence::Invariant(facts.clone()),
+            checker: checker.name().to_string(),
+        }),
+    ))
+}
+
 /// The reductions before the engines; SAT sweeping gets a tenth of the time
 /// left, at most 5 s.
 fn prepare_options(request: &Request) -> PrepareOptions {

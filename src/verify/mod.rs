@@ -25,6 +25,7 @@ mod circuit;
 pub mod model;
 mod program;
 mod program_engines;
+mod properties;
 pub mod schedule;
 pub mod tuning;
 mod word;
@@ -32,6 +33,7 @@ mod word_engines;
 
 pub use certificate::{Certificate, NoCertificate};
 pub use model::{Format, Model, ProgramModel, ProgramOptions, ReadError};
+pub use properties::check_each;
 pub use tuning::Tuning;
 
 use crate::engines::{EngineId, Stats};

@@ -32,6 +32,10 @@ pub struct Tuning {
     /// an invariant found over the integers carries over to the machine
     /// integers only where no overflow happens.
     pub relax_overflow_flag: bool,
+    /// Several properties (`--property all`) are decided in groups, one
+    /// disjunction per group ([`super::check_each`]); off, one after
+    /// another.
+    pub properties_together: bool,
 }
 
 /// The members of `auto`.
@@ -88,6 +92,7 @@ impl Default for Tuning {
             ic3cfa: Ic3CfaOptions::default(),
             ic3ia: IaOptions::default(),
             relax_overflow_flag: true,
+            properties_together: true,
         }
     }
 }
@@ -132,6 +137,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "bmc.first_conflicts",
         "BMC's first question's conflict limit, 0: none (5000)",
+    ),
+    (
+        "properties.together",
+        "--property all decides properties in groups (true)",
     ),
     ("auto.turns", "auto shares the second core in turns (true)"),
     ("auto.kind", "k-induction's step cases in auto (true)"),
@@ -219,6 +228,7 @@ impl Tuning {
             "bmc.first_conflicts" => {
                 self.bmc_first_conflicts = Some(number()?).filter(|&n| n > 0);
             }
+            "properties.together" => self.properties_together = flag()?,
             "auto.turns" => self.auto.turns = flag()?,
             "auto.kind" => self.auto.kind = flag()?,
             "auto.scorr" => self.auto.scorr = flag()?,
