@@ -263,3 +263,70 @@ fn run(aig: &Aig, limits: &Limits, first: Option<u64>, cleared: Option<&AtomicUs
     };
     super::sabotage(aig, outcome)
 }
+
+/// BMC of several bad signals at once, as ABC's `bmc3 -a` does: at each
+/// depth, one question for any signal of `bads` not reached yet; a model
+/// reaches one or more of them, each handed to `reached` with the trace
+/// (the model's first `depth + 1` steps), and the question is asked again
+/// without them until no open signal is reachable at that depth. Before
+/// each question `go_on` may end the run. Returns the number of depths
+/// cleared for every signal still open.
+pub fn each_bad(
+    aig: &Aig,
+    bads: &[aig::Lit],
+    limits: &Limits,
+    go_on: &dyn Fn() -> bool,
+    reached: &mut dyn FnMut(usize, Trace),
+) -> usize {
+    let mut boxed = limits.backend.create(limits.budget.clone());
+    let solver = boxed.as_mut();
+    let mut unroller = Unroller::new(aig, solver, true);
+    let mut open: Vec<usize> = (0..bads.len()).collect();
+    let mut depth = 0;
+    while !open.is_empty() && limits.max_depth.is_none_or(|m| depth <= m) {
+        // A counterexample of any later length passes this frame too.
+        for &c in &aig.constraints {
+            let lit = unroller.encode(solver, c, depth);
+            solver.add_clause(&[lit]);
+        }
+        while !open.is_empty() {
+            if !go_on() {
+                return depth;
+            }
+            let goals: Vec<Lit> = (open.iter())
+                .map(|&q| unroller.encode(solver, bads[q], depth))
+                .collect();
+            // The question through a fresh activation literal, retired
+            // after its answer.
+            let active = solver.new_var();
+            let mut any = vec![!active];
+            any.extend(&goals);
+            solver.add_clause(&any);
+            let answer = solver.solve(&[active]);
+            let found = match answer {
+                SolveResult::Sat => {
+                    let trace = unroller.trace(solver, depth + 1);
+                    let hit: Vec<usize> = (open.iter().zip(&goals))
+                        .filter(|&(_, &g)| solver.value(g))
+                        .map(|(&q, _)| q)
+                        .collect();
+                    Some((trace, hit))
+                }
+                _ => None,
+            };
+            solver.add_clause(&[!active]);
+            match (answer, found) {
+                (SolveResult::Sat, Some((trace, hit))) => {
+                    open.retain(|q| !hit.contains(q));
+                    for q in hit {
+                        reached(q, trace.clone());
+                    }
+                }
+                (SolveResult::Unsat, _) => break,
+                _ => return depth,
+            }
+        }
+        depth += 1;
+    }
+    depth
+}
