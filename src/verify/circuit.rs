@@ -273,25 +273,20 @@ fn k_liveness_phase(
     Ok(None)
 }
 
-/// The properties among `props` of an AIGER model that its preprocessing,
-/// run once for all of them, reduces to constant false, with their proof:
+/// The properties among `props` of an AIGER model (`full`: its circuit,
+/// reset functions lowered) that its preprocessing, run once for all of
+/// them, reduces to constant false, with their proof:
 /// the preprocessing's facts (constant and equivalent latches) as an
 /// inductive invariant over the model's latches, checked inductive by the
 /// checker's own encoding and checked to exclude each of them. Empty when
 /// the checks do not finish within the budget.
 pub(super) fn settled_by_preparation(
-    aiger: &Aiger,
+    full: &Aig,
     props: &[usize],
     request: &Request,
     log: Log,
 ) -> Result<(Vec<usize>, Run), String> {
-    let full = aiger.to_aig();
-    let full = if full.has_resets() {
-        full.without_resets()
-    } else {
-        full
-    };
-    let prepared = prepare(&full, props, &prepare_options(request));
+    let prepared = prepare(full, props, &prepare_options(request));
     let images = &prepared.images;
     let constant_false = |q: &usize| {
         let b = full.bad[*q];
@@ -311,7 +306,7 @@ pub(super) fn settled_by_preparation(
     }
     let facts = &prepared.facts;
     let budget = &request.budget;
-    if let Err(e) = invariant::check_inductive(&full, facts, checker, budget) {
+    if let Err(e) = invariant::check_inductive(full, facts, checker, budget) {
         if budget.expired() {
             return none();
         }
@@ -320,7 +315,7 @@ pub(super) fn settled_by_preparation(
         ));
     }
     let bad: Vec<Lit> = candidates.iter().map(|&q| full.bad[q]).collect();
-    let Ok(excluded) = invariant::excluded(&full, &bad, facts, checker, budget) else {
+    let Ok(excluded) = invariant::excluded(full, &bad, facts, checker, budget) else {
         return none();
     };
     let settled: Vec<usize> = (candidates.into_iter().zip(excluded))

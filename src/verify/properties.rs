@@ -37,7 +37,7 @@ use super::{check, circuit, Answer, Evidence, Log, Model, Request, Run, Witness}
 use crate::check::{invariant, replay};
 use crate::engines::{bmc, EngineId, Limits};
 use crate::formats::aiger::Aiger;
-use crate::ir::aig::Lit;
+use crate::ir::aig::{Aig, Lit};
 use crate::ir::trace::Trace;
 use crate::sat::Backend;
 use std::cell::Cell;
@@ -87,12 +87,18 @@ pub fn check_each(
         return Ok(());
     }
     let mut open: BTreeSet<usize> = request.properties.iter().copied().collect();
+    // An AIGER model's circuit, reset functions lowered, as the pipeline
+    // checks proofs on it.
+    let lowered = match model {
+        Model::Circuit(aiger) => Some((aiger, aiger.to_aig().without_resets())),
+        _ => None,
+    };
     // First, those the preprocessing of all of them settles (on HWMCC'13's
     // multi-property circuits, most: their bad signals read latches that
     // are constant in every reachable state).
-    if let (Model::Circuit(aiger), true) = (model, open.len() > 1) {
+    if let (Some((_, full)), true) = (&lowered, open.len() > 1) {
         let (settled, run) = circuit::settled_by_preparation(
-            aiger,
+            full,
             &request.properties,
             &one(Vec::new(), None),
             log,
@@ -104,16 +110,14 @@ pub fn check_each(
     }
     let mut groups: Vec<Vec<usize>> = vec![open.iter().copied().collect()];
     let mut round = 0u32;
+    let mut bmc_done = false;
     while !groups.is_empty() && !budget.expired() {
         round += 1;
-        // After the first round, BMC of every open property at once: on
-        // circuits with many failing properties, counterexamples cost one
-        // question each on one unrolling there.
-        if let (2, Model::Circuit(aiger), true) = (round, model, open.len() > 1) {
-            let share = budget.deadline().map_or(UNBOUNDED_SLICE, |d| {
-                d.saturating_duration_since(Instant::now()) / 4
-            });
-            bmc_phase(aiger, request, share, &mut open, log, report)?;
+        // After the first round, BMC of every open property at once (unless
+        // a counterexample started it already).
+        if round == 2 && !bmc_done {
+            bmc_done = true;
+            bmc_phase(&lowered, request, &mut open, log, report)?;
             groups.retain_mut(|g| {
                 g.retain(|q| open.contains(q));
                 !g.is_empty()
@@ -145,18 +149,19 @@ pub fn check_each(
         let mut next = Vec::new();
         for group in groups {
             let mut group: Vec<usize> = group.into_iter().filter(|p| open.contains(p)).collect();
-            let request = one(Vec::new(), Some(slice));
+            // The group's slice, for every run it takes: each run has a
+            // budget of its own, since a portfolio stops its budget once
+            // it has a verdict.
+            let end = Instant::now() + slice;
             while !group.is_empty() {
-                if budget.expired() {
+                let left = end.saturating_duration_since(Instant::now());
+                if budget.expired() || left.is_zero() {
                     next.push(group);
                     break;
                 }
                 let started = Instant::now();
-                let request = Request {
-                    properties: group.clone(),
-                    ..request.clone()
-                };
-                let run = check(model, &request, log)?;
+                let asked = one(group.clone(), Some(left));
+                let run = check(model, &asked, log)?;
                 match &run.answer {
                     Answer::Safe { evidence, .. } => {
                         log(&format!(
@@ -165,7 +170,7 @@ pub fn check_each(
                             run.engine_name(),
                             started.elapsed().as_secs_f64()
                         ));
-                        let also = reuse_invariant(model, evidence, &group, &open, &request);
+                        let also = reuse_invariant(&lowered, evidence, &group, &open, &asked);
                         if !also.is_empty() {
                             log(&format!(
                                 "properties {} hold by the same invariant",
@@ -208,6 +213,13 @@ pub fn check_each(
                                 },
                             );
                         }
+                        // Where one property fails, others often do: BMC of
+                        // all of them finds each with one question on one
+                        // unrolling, not one run.
+                        if !bmc_done {
+                            bmc_done = true;
+                            bmc_phase(&lowered, request, &mut open, log, report)?;
+                        }
                         group.retain(|q| open.contains(q));
                     }
                     Answer::Unknown(_) | Answer::Unconfirmed(_) => {
@@ -231,29 +243,35 @@ pub fn check_each(
     Ok(())
 }
 
-/// BMC of the open properties of `aiger` together ([`bmc::each_bad`]) while
-/// the last counterexample (or the start) came within a quarter of
-/// `share` (as ABC's `-G`, a gap since the last counterexample), for at
-/// most twice `share`: each counterexample is replayed for every open
-/// property.
+/// BMC of the open properties of an AIGER model (`lowered`: the model and
+/// its circuit, reset functions lowered) together ([`bmc::each_bad`]) while
+/// the last counterexample (or the start) came within a sixteenth of the
+/// time left (as ABC's `-G`, a gap since the last counterexample), for at
+/// most half of it: each counterexample is replayed for every open
+/// property. Nothing for other models, or for one property.
 fn bmc_phase(
-    aiger: &Aiger,
+    lowered: &Option<(&Aiger, Aig)>,
     request: &Request,
-    share: Duration,
     open: &mut BTreeSet<usize>,
     log: Log,
     report: &mut dyn FnMut(usize, &Run),
 ) -> Result<(), String> {
-    let full = aiger.to_aig();
-    let full = if full.has_resets() {
-        full.without_resets()
-    } else {
-        full
+    let (Some((aiger, full)), true) = (lowered, open.len() > 1) else {
+        return Ok(());
     };
+    let share = request.budget.deadline().map_or(UNBOUNDED_SLICE, |d| {
+        d.saturating_duration_since(Instant::now()) / 4
+    });
     let props: Vec<usize> = open.iter().copied().collect();
     let bads: Vec<Lit> = props.iter().map(|&q| full.bad[q]).collect();
+    // A circuit of L latches has a shortest counterexample of at most 2^L
+    // steps: deeper, the unrolling only grows (tiny circuits reach millions
+    // of frames in a second).
+    let states = 1usize
+        .checked_shl(full.latches.len() as u32)
+        .unwrap_or(usize::MAX);
     let limits = Limits {
-        max_depth: request.max_depth,
+        max_depth: Some(request.max_depth.unwrap_or(usize::MAX).min(states)),
         budget: request.budget.child().narrowed(share.saturating_mul(2)),
         backend: request.sat.unwrap_or(Backend::Cadical),
     };
@@ -261,7 +279,7 @@ fn bmc_phase(
     let last_found = Cell::new(started);
     let go_on = || last_found.get().elapsed() < share / 4;
     let mut failure = None;
-    let depth = bmc::each_bad(&full, &bads, &limits, &go_on, &mut |k, mut trace| {
+    let depth = bmc::each_bad(full, &bads, &limits, &go_on, &mut |k, mut trace| {
         last_found.set(Instant::now());
         let q = props[k];
         if failure.is_some() || !open.contains(&q) {
@@ -327,15 +345,16 @@ fn describe(props: &[usize]) -> String {
 }
 
 /// The open properties besides `group` that a checked invariant over the
-/// model's latches also excludes (AIGER models; none otherwise).
+/// latches of an AIGER model's `lowered` circuit also excludes (none for
+/// other models).
 fn reuse_invariant(
-    model: &Model,
+    lowered: &Option<(&Aiger, Aig)>,
     evidence: &Evidence,
     group: &[usize],
     open: &BTreeSet<usize>,
     request: &Request,
 ) -> Vec<usize> {
-    let (Model::Circuit(aiger), Evidence::Invariant(cubes)) = (model, evidence) else {
+    let (Some((_, full)), Evidence::Invariant(cubes)) = (lowered, evidence) else {
         return Vec::new();
     };
     let others: Vec<usize> = open
@@ -346,17 +365,9 @@ fn reuse_invariant(
     if others.is_empty() {
         return others;
     }
-    let full = aiger.to_aig();
-    // The proof's latches are those of the circuit with reset functions
-    // lowered, as the pipeline checked it.
-    let full = if full.has_resets() {
-        full.without_resets()
-    } else {
-        full
-    };
     let bad: Vec<Lit> = others.iter().map(|&q| full.bad[q]).collect();
     let budget = request.budget.child();
-    match invariant::excluded(&full, &bad, cubes, Backend::Cadical, &budget) {
+    match invariant::excluded(full, &bad, cubes, Backend::Cadical, &budget) {
         Ok(excluded) => (others.into_iter().zip(excluded))
             .filter_map(|(q, e)| e.then_some(q))
             .collect(),
