@@ -52,13 +52,7 @@ pub fn excluded(
     }
     let mut frames = Frames::new(aig, backend, budget, false);
     frames.push_frame(true);
-    for cube in cubes {
-        let clause: Vec<_> = cube
-            .iter()
-            .map(|&(l, v)| !frames.latch(l, 0).xor(!v))
-            .collect();
-        frames.solver.add_clause(&clause);
-    }
+    assert_in_frame_0(&mut frames, cubes);
     let mut out = Vec::with_capacity(bad.len());
     for &b in bad {
         let b = frames.any(&[b], 0);
@@ -69,6 +63,17 @@ pub fn excluded(
         });
     }
     Ok(out)
+}
+
+/// Adds the clause `¬cube` over frame 0's latches for each cube.
+fn assert_in_frame_0(frames: &mut Frames, cubes: &[Vec<(usize, bool)>]) {
+    for cube in cubes {
+        let clause: Vec<_> = cube
+            .iter()
+            .map(|&(l, v)| !frames.latch(l, 0).xor(!v))
+            .collect();
+        frames.solver.add_clause(&clause);
+    }
 }
 
 fn check_clauses(
@@ -94,13 +99,7 @@ fn check_clauses(
     // whether or not the successor has a constraint-satisfying input.
     frames.push_frame(true);
     frames.push_frame(false);
-    for cube in cubes {
-        let clause: Vec<_> = cube
-            .iter()
-            .map(|&(l, v)| !frames.latch(l, 0).xor(!v))
-            .collect();
-        frames.solver.add_clause(&clause);
-    }
+    assert_in_frame_0(&mut frames, cubes);
     if let Some(bad) = bad {
         let b = frames.any(bad, 0);
         match frames.solver.solve(&[b]) {
