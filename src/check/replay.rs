@@ -5,6 +5,7 @@
 //! and constraints must be 1 (not unknown) in every step up to that point.
 
 use crate::formats::aiger::{Aiger, Reset};
+use crate::ir::trace::Trace;
 
 const ZERO: u8 = 0;
 const ONE: u8 = 1;
@@ -56,6 +57,15 @@ pub enum Replay {
     },
     /// No bad property is reached; the reason says what happened.
     NotReached(String),
+}
+
+/// [`replay`] of a complete trace (every latch and input value given).
+pub fn replay_trace(aiger: &Aiger, watched: &[usize], trace: &Trace) -> Replay {
+    let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
+    let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
+        .map(|v| v.iter().map(|&b| Some(b)).collect())
+        .collect();
+    replay(aiger, watched, &init, &inputs)
 }
 
 /// Simulates `aiger` from `init` under `inputs` until one of the bad

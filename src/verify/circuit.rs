@@ -30,11 +30,7 @@ pub(super) fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<
             witness: Witness::Bit(trace),
             ..
         } => {
-            let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
-            let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
-                .map(|v| v.iter().map(|&b| Some(b)).collect())
-                .collect();
-            match replay::replay(aiger, props, &init, &inputs) {
+            match replay::replay_trace(aiger, props, trace) {
                 replay::Replay::Reached { step, properties } if step < trace.len() => {
                     let mut trace = trace.clone();
                     trace.inputs.truncate(step + 1);

@@ -396,15 +396,11 @@ fn reached_by(
 /// Replays `trace` on `aiger` watching the properties in `open`, again and
 /// again from the start without those already reached.
 fn sweep(aiger: &Aiger, trace: &Trace, open: &BTreeSet<usize>) -> Vec<(usize, Witness)> {
-    let init: Vec<Option<bool>> = trace.init.iter().map(|&b| Some(b)).collect();
-    let inputs: Vec<Vec<Option<bool>>> = (trace.inputs.iter())
-        .map(|v| v.iter().map(|&b| Some(b)).collect())
-        .collect();
     let mut watched: Vec<usize> = open.iter().copied().collect();
     let mut out = Vec::new();
     while !watched.is_empty() {
         let replay::Replay::Reached { step, properties } =
-            replay::replay(aiger, &watched, &init, &inputs)
+            replay::replay_trace(aiger, &watched, trace)
         else {
             break;
         };
