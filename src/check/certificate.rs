@@ -268,12 +268,18 @@ impl<'a> Copy<'a> {
         all
     }
 
-    /// A literal equivalent to "the first bad property holds in frame k".
+    /// A literal equivalent to "some bad property holds in frame k": a
+    /// model's property is that none ever does.
     fn bad(&mut self, s: &mut dyn Solver, g: &mut Gates, k: usize) -> sat::Lit {
-        match self.aig.bad.first() {
-            Some(&b) => self.lit(s, g, b, k),
-            None => !g.tru,
+        let lits = self.frames[k].lits_of(s, g, &self.aig.bad);
+        let any = s.new_var();
+        let mut clause = vec![!any];
+        for l in lits {
+            s.add_clause(&[any, !l]);
+            clause.push(l);
         }
+        s.add_clause(&clause);
+        any
     }
 
     /// A literal equivalent to "latches `0..n` are at their reset values"
@@ -314,8 +320,8 @@ fn equal(solver: &mut dyn Solver, a: sat::Lit, b: sat::Lit) -> sat::Lit {
 /// assumptions under which the check's negation is satisfiable.
 type CheckBuilder<'a> = dyn Fn(&mut dyn Solver, &mut Gates) -> Vec<sat::Lit> + 'a;
 
-/// Checks that `witness` certifies that `model`'s first bad property is
-/// never reached. Each check runs on a fresh solver of `backend`.
+/// Checks that `witness` certifies that none of `model`'s bad properties
+/// is ever reached. Each check runs on a fresh solver of `backend`.
 pub fn check_witness(
     model: &Aig,
     witness: &Aig,
@@ -331,8 +337,12 @@ pub fn check_witness(
             model.latches.len()
         ));
     }
-    if witness.bad.is_empty() {
-        return Err("the witness has no bad property".into());
+    // The base and step checks read the witness's one property.
+    if witness.bad.len() != 1 {
+        return Err(format!(
+            "the witness has {} bad properties; expected one",
+            witness.bad.len()
+        ));
     }
     let shared = model.latches.len();
     // Each check: build, then ask whether its negation is satisfiable.
