@@ -972,6 +972,38 @@ fn property_all_answers_each_property_on_its_own() {
 }
 
 #[test]
+fn each_proved_property_gets_a_certificate_of_its_own() {
+    // b0 (latch l1, stuck at 0) and b2 (not l2, l2 stuck at 1) hold; b1
+    // (l2) fails at step 0.
+    let model = tmp("three_properties.aag");
+    std::fs::write(&model, "aag 2 0 2 0 0 3\n2 2 0\n4 4 1\n2\n4\n5\n").unwrap();
+    let m = model.to_str().unwrap();
+    let dir = tmp("three_properties_certificates");
+    let d = dir.to_str().unwrap();
+    let o = invar(&["check", m, "--property", "all", "--certificate", d]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    assert!(
+        !dir.join("b1.aig").exists(),
+        "a failing property has no certificate"
+    );
+    for q in ["0", "2"] {
+        let c = dir.join(format!("b{q}.aig"));
+        let c = c.to_str().unwrap();
+        let o = invar(&["certify", m, c, "--property", q]);
+        assert_eq!(o.status.code(), Some(0), "b{q}: {}", stdout(&o));
+        // Not a certificate of b1, nor of all three: the model's property
+        // is that no bad state is reached, and b1's is (the certifier once
+        // read only the first bad property of the model).
+        for against in [&["--property", "1"][..], &[]] {
+            let o = invar(&[&["certify", m, c][..], against].concat());
+            assert_eq!(o.status.code(), Some(3), "b{q} {against:?}: {}", stdout(&o));
+            assert_contains(&stdout(&o), "certificate invalid: the property check fails");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_huge_push_is_refused_before_it_allocates() {
     // Found by fuzzing the SMT-LIB reader: `(push 264240240)` opened 264
     // million scopes (4 GB) before the next command was read.

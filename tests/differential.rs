@@ -19,7 +19,7 @@ use invar::preprocess::prepare::{prepare, PrepareOptions};
 use invar::sat::Backend;
 use invar::util::budget::Budget;
 use invar::util::rng::Rng;
-use invar::verify::{self, Answer, Model, Request, Witness};
+use invar::verify::{self, Answer, Certificate, Model, Request, Witness};
 use std::time::Duration;
 
 /// A random file-level circuit in binary order.
@@ -808,13 +808,14 @@ fn ic3_taking_shared_lemmas_stays_sound_even_with_bogus_ones() {
 /// `--property all` (`verify::check_each`): each property of a random
 /// circuit with two to six bad properties gets exactly one answer, and it
 /// is explicit-state search's for that property alone; a counterexample
-/// replays on the file's model to that property. Grouped and one after
-/// another. 300 circuits of up to 10 latches in CI
+/// replays on the file's model to that property, and a proof's certificate
+/// passes the certificate checker against that property alone. Grouped and
+/// one after another. 300 circuits of up to 10 latches in CI
 /// (`INVAR_AIG_RANDOM_MULTI=N` for a long run).
 #[test]
 fn properties_decided_together_agree_with_explicit_search_one_by_one() {
     let cases = env_count("INVAR_AIG_RANDOM_MULTI", 300);
-    let (mut safe, mut unsafe_, mut grouped_runs) = (0, 0, 0u64);
+    let (mut safe, mut unsafe_, mut grouped_runs, mut certified) = (0, 0, 0u64, 0);
     for case in 0..cases {
         let mut rng = Rng::new(700_000 + case);
         let mut file = random_aiger_of(&mut rng, 10, 50);
@@ -835,6 +836,7 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
         for together in [true, false] {
             let mut request = Request {
                 budget: Budget::with_timeout(Duration::from_secs(60)),
+                certificate: true,
                 ..Request::new(props.clone())
             };
             request.tuning.properties_together = together;
@@ -848,11 +850,21 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
                     runs += (line.contains("hold together") && line.contains(',')) as u64
                         + line.contains("same invariant") as u64;
                 },
-                &mut |q, run| {
-                    assert!(
-                        answers[q].replace(run.answer.clone()).is_none(),
-                        "case {case}: b{q} answered twice"
-                    );
+                &mut |settled, run| {
+                    for &q in settled {
+                        assert!(
+                            answers[q].replace(run.answer.clone()).is_none(),
+                            "case {case}: b{q} answered twice"
+                        );
+                        if let Some(Ok(Certificate::Circuit(witness))) = &run.certificate {
+                            let mut one = full.clone();
+                            one.bad = vec![full.bad[q]];
+                            let budget = Budget::unlimited();
+                            certificate::check_witness(&one, witness, Backend::Cadical, &budget)
+                                .unwrap_or_else(|e| panic!("case {case}: b{q}'s certificate: {e}"));
+                            certified += 1;
+                        }
+                    }
                 },
             )
             .unwrap_or_else(|e| panic!("case {case}: {e}"));
@@ -876,7 +888,11 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
     }
     eprintln!(
         "{cases} circuits: {safe} safe and {unsafe_} unsafe answers, all as explicit search says; \
-         {grouped_runs} proofs of several properties at once"
+         {grouped_runs} proofs of several properties at once; {certified} certificates checked"
     );
     assert!(cases < 50 || (safe > cases / 5 && unsafe_ > cases / 5 && grouped_runs > cases / 20));
+    assert!(
+        certified > safe * 3 / 4,
+        "{certified} of {safe} proofs certified"
+    );
 }

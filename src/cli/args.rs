@@ -309,6 +309,8 @@ pub struct CheckArgs {
     /// On SAFE, write the proof: a Certifaiger witness circuit (.aag or .aig)
     /// for an AIGER model; for a word-level model or C program, the model in
     /// VMT followed by `(define-fun invar-certificate ((x1 S1) …) Bool INV)`.
+    /// With `--property all`, a directory: `bN.aig` (or `bN.vmt`) for each
+    /// proved property N.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Print the result as one JSON object instead of the HWMCC format.

@@ -446,6 +446,45 @@ fn write_certificate(
     }
 }
 
+/// Writes the certificate of a proof of the properties `settled` into
+/// `dir`, one file for each, `bN.aig` (a witness circuit) or `bN.vmt` (a
+/// word-level certificate): one proof's files are hard links to one file
+/// (copies where the file system has no links), valid for each property
+/// alone (`invar certify MODEL dir/bN.aig --property N`).
+fn write_certificates(
+    dir: &Path,
+    model: &Model,
+    run: &Run,
+    file: &str,
+    settled: &[usize],
+) -> Result<(), String> {
+    let Some((&first, rest)) = settled.split_first() else {
+        return Ok(());
+    };
+    let extension = match model {
+        Model::Circuit(_) => "aig",
+        _ => "vmt",
+    };
+    let path = |q: usize| dir.join(format!("b{q}.{extension}"));
+    let written = path(first);
+    // No file of an earlier run may stand for this one's.
+    let _ = std::fs::remove_file(&written);
+    write_certificate(&written, model, run, file, settled, false)?;
+    if !written.exists() {
+        return Ok(());
+    }
+    for &q in rest {
+        let target = path(q);
+        // A link does not replace a file left by an earlier run.
+        let _ = std::fs::remove_file(&target);
+        if std::fs::hard_link(&written, &target).is_err() {
+            std::fs::copy(&written, &target)
+                .map_err(|e| format!("{}: cannot write: {e}", target.display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes a Certifaiger witness circuit, binary unless the name ends in
 /// `.aag`.
 fn write_witness_circuit(
@@ -516,11 +555,16 @@ fn each_property(
     unknown_text: &Mutex<String>,
 ) -> Result<i32, String> {
     let (args, file) = (cx.args, cx.output.file);
-    if args.certificate.is_some() || args.vcd.is_some() {
+    if args.vcd.is_some() {
         return Err(format!(
-            "{file}: --property all gives one answer per property; ask for a certificate or \
-             a waveform of one property at a time (--property N)"
+            "{file}: --property all gives one answer per property; ask for a waveform of one \
+             property at a time (--property N)"
         ));
+    }
+    // `--certificate DIR`: one file per proved property.
+    if let Some(dir) = &args.certificate {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
     }
     // HWMCC's answers name their property; BTOR2's and VMT's do not, so each
     // of theirs follows a comment line naming it (`; property b1 name`),
@@ -586,28 +630,38 @@ fn each_property(
     };
     let (mut json_results, mut codes) = (Vec::new(), Vec::new());
     let mut failure = None;
-    let mut report = |q: usize, run: &verify::Run| {
+    let mut report = |settled: &[usize], run: &verify::Run| {
         if failure.is_some() {
             return;
         }
-        let rendered = match cx.output.answer(cx.model, &[q], run, &unknown_prefix) {
-            Ok(r) => named(q, r),
-            Err(e) => {
+        // The certificate first: an answer printed is one whose files are
+        // written.
+        if let (Some(dir), Answer::Safe { .. }) = (&args.certificate, &run.answer) {
+            if let Err(e) = write_certificates(dir, cx.model, run, file, settled) {
                 failure = Some(e);
                 return;
             }
-        };
-        codes.push(rendered.code);
-        if args.json {
-            json_results.push((q, rendered.text));
-        } else {
-            let block = unknown_of(q);
-            print_part(&rendered.text, || {
-                let mut text = unknown_text.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(at) = text.find(&block) {
-                    text.replace_range(at..at + block.len(), "");
+        }
+        for &q in settled {
+            let rendered = match cx.output.answer(cx.model, &[q], run, &unknown_prefix) {
+                Ok(r) => named(q, r),
+                Err(e) => {
+                    failure = Some(e);
+                    return;
                 }
-            });
+            };
+            codes.push(rendered.code);
+            if args.json {
+                json_results.push((q, rendered.text));
+            } else {
+                let block = unknown_of(q);
+                print_part(&rendered.text, || {
+                    let mut text = unknown_text.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(at) = text.find(&block) {
+                        text.replace_range(at..at + block.len(), "");
+                    }
+                });
+            }
         }
     };
     verify::check_each(cx.model, &request, &mut log, &mut report)?;

@@ -282,7 +282,9 @@ pub(super) fn settled_by_preparation(
     request: &Request,
     log: Log,
 ) -> Result<(Vec<usize>, Run), String> {
+    let started = Instant::now();
     let prepared = prepare(full, props, &prepare_options(request));
+    let prepared_in = started.elapsed();
     let images = &prepared.images;
     let constant_false = |q: &usize| {
         let b = full.bad[*q];
@@ -318,10 +320,12 @@ pub(super) fn settled_by_preparation(
         .filter_map(|(q, e)| e.then_some(q))
         .collect();
     log(&format!(
-        "{} properties constant false after preprocessing, by {} facts checked with {}",
+        "{} properties constant false after preprocessing ({:.2}s), by {} facts checked with {} ({:.2}s)",
         settled.len(),
+        prepared_in.as_secs_f64(),
         facts.len(),
-        checker.name()
+        checker.name(),
+        (started.elapsed() - prepared_in).as_secs_f64()
     ));
     Ok((
         settled,

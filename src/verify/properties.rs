@@ -52,7 +52,10 @@ const UNBOUNDED_SLICE: Duration = Duration::from_secs(10);
 const MIN_SLICE: Duration = Duration::from_millis(500);
 
 /// Decides each of `request.properties` of `model` and hands each answer
-/// to `report` as it comes, with the run that gave it; a property left
+/// to `report` as it comes: the properties it settles and the run that
+/// gave it (a proof settles several at once, and with
+/// `request.certificate` its certificate covers every one of them; a
+/// counterexample settles one, cut at its first bad step). A property left
 /// undecided when the budget ends is reported unknown. With
 /// `tuning.properties_together` off, the properties are decided one after
 /// another, each with what is left of the budget.
@@ -60,12 +63,11 @@ pub fn check_each(
     model: &Model,
     request: &Request,
     log: Log,
-    report: &mut dyn FnMut(usize, &Run),
+    report: &mut dyn FnMut(&[usize], &Run),
 ) -> Result<(), String> {
     let budget = &request.budget;
     let one = |group: Vec<usize>, slice: Option<Duration>| Request {
         properties: group,
-        certificate: false,
         // The portfolio stops its budget once a verdict is in, which must
         // not stop the next group's run.
         budget: match slice {
@@ -77,12 +79,13 @@ pub fn check_each(
     if !request.tuning.properties_together {
         for (k, &p) in request.properties.iter().enumerate() {
             if budget.expired() {
-                for &q in &request.properties[k..] {
-                    report(q, &Run::unknown(budget.reason().into()));
-                }
+                report(
+                    &request.properties[k..],
+                    &Run::unknown(budget.reason().into()),
+                );
                 break;
             }
-            report(p, &check(model, &one(vec![p], None), log)?);
+            report(&[p], &check(model, &one(vec![p], None), log)?);
         }
         return Ok(());
     }
@@ -97,15 +100,23 @@ pub fn check_each(
     // multi-property circuits, most: their bad signals read latches that
     // are constant in every reachable state).
     if let (Some((_, full)), true) = (&lowered, open.len() > 1) {
-        let (settled, run) = circuit::settled_by_preparation(
+        // At most half the time: where it runs out, the groups' runs
+        // prepare their own cones.
+        let share = budget
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()) / 2);
+        let (settled, mut run) = circuit::settled_by_preparation(
             full,
             &request.properties,
-            &one(Vec::new(), None),
+            &one(Vec::new(), share),
             log,
         )?;
-        for q in settled {
-            open.remove(&q);
-            report(q, &run);
+        if !settled.is_empty() {
+            for q in &settled {
+                open.remove(q);
+            }
+            certify(&lowered, &settled, &mut run, request);
+            report(&settled, &run);
         }
     }
     let mut groups: Vec<Vec<usize>> = vec![open.iter().copied().collect()];
@@ -171,16 +182,20 @@ pub fn check_each(
                             started.elapsed().as_secs_f64()
                         ));
                         let also = reuse_invariant(&lowered, evidence, &group, &open, &asked);
+                        let mut run = run.clone();
                         if !also.is_empty() {
                             log(&format!(
                                 "properties {} hold by the same invariant",
                                 describe(&also)
                             ));
+                            group.extend(also);
+                            certify(&lowered, &group, &mut run, request);
                         }
-                        for q in group.drain(..).chain(also) {
-                            open.remove(&q);
-                            report(q, &run);
+                        for q in &group {
+                            open.remove(q);
                         }
+                        report(&group, &run);
+                        group.clear();
                     }
                     Answer::Unsafe {
                         witness,
@@ -203,7 +218,7 @@ pub fn check_each(
                         for (q, witness) in reached {
                             open.remove(&q);
                             report(
-                                q,
+                                &[q],
                                 &Run {
                                     answer: Answer::Unsafe {
                                         witness,
@@ -237,8 +252,9 @@ pub fn check_each(
         }
         groups = next;
     }
-    for q in open {
-        report(q, &Run::unknown(budget.reason().into()));
+    if !open.is_empty() {
+        let open: Vec<usize> = open.into_iter().collect();
+        report(&open, &Run::unknown(budget.reason().into()));
     }
     Ok(())
 }
@@ -254,7 +270,7 @@ fn bmc_phase(
     request: &Request,
     open: &mut BTreeSet<usize>,
     log: Log,
-    report: &mut dyn FnMut(usize, &Run),
+    report: &mut dyn FnMut(&[usize], &Run),
 ) -> Result<(), String> {
     let (Some((aiger, full)), true) = (lowered, open.len() > 1) else {
         return Ok(());
@@ -310,7 +326,7 @@ fn bmc_phase(
                 stats: Default::default(),
                 certificate: None,
             };
-            report(p, &run);
+            report(&[p], &run);
         }
     });
     if let Some(e) = failure {
@@ -322,6 +338,24 @@ fn bmc_phase(
         started.elapsed().as_secs_f64()
     ));
     Ok(())
+}
+
+/// With `request.certificate`, builds `run`'s certificate anew for all of
+/// `props` of an AIGER model (`lowered`: the model and its circuit, reset
+/// functions lowered) from its invariant, which excludes each of them (as
+/// the pipeline built the first for its own group alone).
+fn certify(lowered: &Option<(&Aiger, Aig)>, props: &[usize], run: &mut Run, request: &Request) {
+    let (Some((aiger, full)), Answer::Safe { evidence, .. }, true) =
+        (lowered, &run.answer, request.certificate)
+    else {
+        return;
+    };
+    let bad: Vec<Lit> = props.iter().map(|&q| full.bad[q]).collect();
+    run.certificate = Some(super::certificate::of_circuit(
+        &aiger.to_aig(),
+        &bad,
+        evidence,
+    ));
 }
 
 /// `p0..p9` style list of properties, for logs.
