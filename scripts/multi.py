@@ -3,7 +3,7 @@
 one run per circuit and counts the properties decided.
 
 usage: scripts/multi.py SET [--timeout S] [--jobs N] [--tool invar|abc]
-                        [--every K] [-- extra invar args]
+                        [--every K] [--certify] [-- extra invar args]
 
 SET is a directory of AIGER files with a SOURCES.tsv or MANIFEST.tsv whose
 `bad_properties` column gives each file's count (../shared/bench/multi).
@@ -12,7 +12,10 @@ binary; default target/release/invar): each answer block of its HWMCC output
 is counted, and every counterexample block is replayed by aigsim 1.9.26
 (AIGSIM names its binary) or by tests/tools/aigsim.py; invar checks every
 proof itself before it answers (an invariant, by code apart from the
-engines). `--tool abc` runs ABC's `read F; fold; pdr -a -T S` and counts
+engines); with `--certify`, invar writes a certificate for each proved
+property (`--certificate DIR`) and `invar certify` checks each file against
+the properties it covers (a proved property without one is counted
+uncertified). `--tool abc` runs ABC's `read F; fold; pdr -a -T S` and counts
 its "Proved" and "Disproved" (ABC reads an uninitialised latch as 0).
 `--every K` takes every K-th file of the set. The summary gives the
 properties decided (proved, disproved) and the circuits fully decided.
@@ -22,6 +25,7 @@ import concurrent.futures as cf
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -74,6 +78,9 @@ def run_invar(path, count, args):
     cmd = [binary, "check", path, "--property", "all", "--timeout", str(args.timeout)]
     if args.jobs_per_run:
         cmd += ["--jobs", str(args.jobs_per_run)]
+    cert_dir = tempfile.mkdtemp(prefix="invar-multi-") if args.certify else None
+    if cert_dir:
+        cmd += ["--certificate", cert_dir]
     cmd += args.extra
     start = time.time()
     try:
@@ -82,20 +89,36 @@ def run_invar(path, count, args):
     except subprocess.TimeoutExpired as e:
         out, code = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), -1
     elapsed = time.time() - start
-    proved = disproved = failed = 0
+    proved = disproved = failed = uncertified = 0
     seen = set()
+    proofs = {}  # certificate file (by inode) -> the properties it covers
     for status, prop, block in blocks(out):
         if prop in seen:
             failed += 1  # an answer given twice is an error of the output
         seen.add(prop)
         if status == "0":
             proved += 1
+            if cert_dir:
+                f = os.path.join(cert_dir, prop + ".aig")
+                if os.path.exists(f):
+                    proofs.setdefault(os.stat(f).st_ino, (f, []))[1].append(prop[1:])
+                else:
+                    uncertified += 1
         elif status == "1":
             if replay(path, block):
                 disproved += 1
             else:
                 failed += 1
+    for f, props in proofs.values():
+        r = subprocess.run([binary, "certify", path, f, "--property", ",".join(props)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            failed += len(props)
+    if cert_dir:
+        shutil.rmtree(cert_dir, ignore_errors=True)
     note = "" if code in (0, 10, 20) else f"exit {code}"
+    if uncertified:
+        note += f" {uncertified} proved without a certificate"
     return proved, disproved, failed, elapsed, note
 
 
@@ -131,6 +154,8 @@ def main():
     p.add_argument("--jobs-per-run", type=int, default=0, help="invar's --jobs")
     p.add_argument("--tool", choices=["invar", "abc"], default="invar")
     p.add_argument("--every", type=int, default=1)
+    p.add_argument("--certify", action="store_true",
+                   help="invar: write and check a certificate for each proved property")
     args = p.parse_args(argv)
     args.extra = extra
     tasks = load(args.set)[::args.every]

@@ -49,10 +49,10 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "cadical")]
         sat: SatArg,
         /// Check the certificate against bad property N alone, as `invar
-        /// check --property N --certificate` writes it (default: every
-        /// bad property of the model).
-        #[arg(long, value_name = "N")]
-        property: Option<usize>,
+        /// check --property N --certificate` writes it, or against each of
+        /// N,M,… (default: every bad property of the model).
+        #[arg(long, value_name = "N", value_delimiter = ',')]
+        property: Option<Vec<usize>>,
     },
     /// Convert between model formats, chosen by the file extensions: .aag and
     /// .aig both ways; .btor2, .vmt, .dimspec and C to .vmt, .btor2, .dimspec,

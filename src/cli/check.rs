@@ -83,6 +83,7 @@ pub fn run(args: &CheckArgs) -> Result<i32, String> {
         file: &file,
         start,
         justice: None,
+        reason_said: false,
     };
     let unknown_of = |reason: &str| -> i32 {
         print_verdict(&output.unknown(&[0], reason, None));
@@ -642,8 +643,13 @@ fn each_property(
                 return;
             }
         }
-        for &q in settled {
-            let rendered = match cx.output.answer(cx.model, &[q], run, &unknown_prefix) {
+        for (k, &q) in settled.iter().enumerate() {
+            // One run's reason for unknown, said once.
+            let output = Output {
+                reason_said: k > 0,
+                ..cx.output
+            };
+            let rendered = match output.answer(cx.model, &[q], run, &unknown_prefix) {
                 Ok(r) => named(q, r),
                 Err(e) => {
                     failure = Some(e);

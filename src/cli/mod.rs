@@ -117,7 +117,7 @@ pub fn run() -> i32 {
             property,
         } => sat
             .backend()
-            .and_then(|b| tools::certify(&model, &certificate, b, property)),
+            .and_then(|b| tools::certify(&model, &certificate, b, property.as_deref())),
         Command::Convert {
             input,
             output,

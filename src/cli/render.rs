@@ -89,6 +89,9 @@ pub struct Output<'a> {
     /// The justice property decided, if one is (JSON names it, and the
     /// step its lasso loops back to).
     pub justice: Option<usize>,
+    /// An unknown answer's reason is not written to stderr (it was, for
+    /// another property of the same run).
+    pub reason_said: bool,
 }
 
 impl Output<'_> {
@@ -251,7 +254,9 @@ pub fn loop_start(model: &Model, justice: usize, lasso: &Witness) -> Result<usiz
 /// [`Output::unknown`].
 fn unknown(out: &Output, props: &[usize], reason: &str, run: Option<&Run>) -> String {
     // The answer's convention has no room for the reason; stderr does.
-    eprintln!("invar: unknown: {reason}");
+    if !out.reason_said {
+        eprintln!("invar: unknown: {reason}");
+    }
     if out.json {
         let mut o = summary(out, "unknown", props, run);
         o.string("reason", reason);

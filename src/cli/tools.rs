@@ -140,7 +140,7 @@ pub fn certify(
     model: &Path,
     certificate: &Path,
     backend: Backend,
-    property: Option<usize>,
+    property: Option<&[usize]>,
 ) -> Result<i32, String> {
     match Format::of(model)? {
         Format::Aiger => {}
@@ -188,7 +188,7 @@ fn certify_word(
     model: &Path,
     format: Format,
     certificate: &Path,
-    property: Option<usize>,
+    property: Option<&[usize]>,
 ) -> Result<i32, String> {
     use invar::check::smt_proof;
     let ts = read_system(model, format)?;
@@ -223,22 +223,24 @@ fn certify_word(
     }
 }
 
-/// The bad properties a certificate is checked against: `property` alone,
-/// or all `count` of the model's.
+/// The bad properties a certificate is checked against: those of
+/// `property`, or all `count` of the model.
 fn certified_properties(
     model: &Path,
     count: usize,
-    property: Option<usize>,
+    property: Option<&[usize]>,
 ) -> Result<Vec<usize>, String> {
-    match property {
-        None => Ok((0..count).collect()),
-        Some(p) if p < count => Ok(vec![p]),
+    let Some(props) = property else {
+        return Ok((0..count).collect());
+    };
+    match props.iter().find(|&&p| p >= count) {
         Some(p) => Err(format!(
             "{}: --property {p}: the model has {count} bad propert{} (0 to {})",
             model.display(),
             if count == 1 { "y" } else { "ies" },
             count - 1
         )),
+        None => Ok(props.to_vec()),
     }
 }
 
