@@ -840,6 +840,8 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
                 ..Request::new(props.clone())
             };
             request.tuning.properties_together = together;
+            // Groups split in cone order on every other circuit.
+            request.tuning.properties_cone_order = case % 2 == 0;
             let mut answers: Vec<Option<Answer>> = vec![None; props.len()];
             let mut runs = 0u64;
             verify::check_each(

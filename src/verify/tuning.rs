@@ -36,6 +36,13 @@ pub struct Tuning {
     /// disjunction per group ([`super::check_each`]); off, one after
     /// another.
     pub properties_together: bool,
+    /// Grouped properties of a circuit are ordered by the fingerprints of
+    /// their cones ([`crate::ir::coi::cone_signatures`]) before groups are
+    /// split in halves, so that a half holds properties whose cones
+    /// overlap; off, in the model's order. Off: on 20 HWMCC'13
+    /// multi-property circuits it decided 1,191 properties against 1,170,
+    /// within the noise of one circuit (docs/decisions/).
+    pub properties_cone_order: bool,
 }
 
 /// The members of `auto`.
@@ -93,6 +100,7 @@ impl Default for Tuning {
             ic3ia: IaOptions::default(),
             relax_overflow_flag: true,
             properties_together: true,
+            properties_cone_order: false,
         }
     }
 }
@@ -141,6 +149,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "properties.together",
         "--property all decides properties in groups (true)",
+    ),
+    (
+        "properties.cone_order",
+        "groups of properties are split by the overlap of their cones (false)",
     ),
     ("auto.turns", "auto shares the second core in turns (true)"),
     ("auto.kind", "k-induction's step cases in auto (true)"),
@@ -229,6 +241,7 @@ impl Tuning {
                 self.bmc_first_conflicts = Some(number()?).filter(|&n| n > 0);
             }
             "properties.together" => self.properties_together = flag()?,
+            "properties.cone_order" => self.properties_cone_order = flag()?,
             "auto.turns" => self.auto.turns = flag()?,
             "auto.kind" => self.auto.kind = flag()?,
             "auto.scorr" => self.auto.scorr = flag()?,
