@@ -201,10 +201,9 @@ pub fn cone_signatures(aig: &Aig, roots: &[Lit], passes: usize) -> Vec<[u64; SIG
         .collect()
 }
 
-/// SplitMix64's finaliser: a well-spread 64-bit hash of `x`. Not
-/// `util::rng`: its first outputs from consecutive seeds come out in
-/// order, and a min-hash needs each latch's value independent of its
-/// index.
+/// SplitMix64's finaliser: a well-spread 64-bit hash of `x`. Not the
+/// first output of `util::rng` seeded with `x`: with that, the test's
+/// cones {a0} and {a0, a1, a2} agreed on all four min-hashes.
 fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
