@@ -986,6 +986,22 @@ fn each_proved_property_gets_a_certificate_of_its_own() {
         !dir.join("b1.aig").exists(),
         "a failing property has no certificate"
     );
+    // With --json, each proved property's object names its file.
+    let o = invar(&[
+        "check",
+        m,
+        "--property",
+        "all",
+        "--certificate",
+        d,
+        "--json",
+    ]);
+    let json = stdout(&o);
+    for q in [0, 2] {
+        let file = dir.join(format!("b{q}.aig"));
+        assert_contains(&json, &format!("\"certificate\": \"{}\"", file.display()));
+    }
+    assert_eq!(json.matches("\"certificate\"").count(), 2, "{json}");
     for q in ["0", "2"] {
         let c = dir.join(format!("b{q}.aig"));
         let c = c.to_str().unwrap();

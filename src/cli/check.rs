@@ -468,11 +468,7 @@ fn write_certificates(
     let Some((&first, rest)) = settled.split_first() else {
         return Ok(());
     };
-    let extension = match model {
-        Model::Circuit(_) => "aig",
-        _ => "vmt",
-    };
-    let path = |q: usize| dir.join(format!("b{q}.{extension}"));
+    let path = |q: usize| certificate_path(dir, model, q);
     let written = path(first);
     // No file of an earlier run may stand for this one's.
     let _ = std::fs::remove_file(&written);
@@ -490,6 +486,16 @@ fn write_certificates(
         }
     }
     Ok(())
+}
+
+/// The certificate file of property `q` under `--property all
+/// --certificate dir`.
+fn certificate_path(dir: &Path, model: &Model, q: usize) -> PathBuf {
+    let extension = match model {
+        Model::Circuit(_) => "aig",
+        _ => "vmt",
+    };
+    dir.join(format!("b{q}.{extension}"))
 }
 
 /// Writes a Certifaiger witness circuit, binary unless the name ends in
@@ -587,10 +593,15 @@ fn each_property(
         .filter(|n| !n.is_empty() && !n.bytes().all(|c| c.is_ascii_digit()))
         .unwrap_or_else(|| format!("b{q}"))
     };
-    let named = |q: usize, r: Rendered| -> Rendered {
+    // With `--json`, a proved property's certificate file is named in its
+    // object.
+    let named = |q: usize, r: Rendered, certificate: Option<&Path>| -> Rendered {
         let text = if args.json {
             let mut o = JsonObject::default();
             o.string("name", &name_of(q));
+            if let Some(path) = certificate {
+                o.string("certificate", &path.display().to_string());
+            }
             let head = o.finish();
             let head = head.trim_end().trim_end_matches('}');
             let body = r.text.trim_start().trim_start_matches('{');
@@ -615,6 +626,7 @@ fn each_property(
                 code: EXIT_UNKNOWN,
                 text: cx.output.convention.unknown(&[q], None),
             },
+            None,
         )
         .text
     };
@@ -655,8 +667,12 @@ fn each_property(
                 reason_said: k > 0,
                 ..cx.output
             };
+            let certificate = (args.certificate.as_deref())
+                .filter(|_| matches!(run.answer, Answer::Safe { .. }))
+                .map(|dir| certificate_path(dir, cx.model, q))
+                .filter(|path| path.exists());
             let rendered = match output.answer(cx.model, &[q], run, &unknown_prefix) {
-                Ok(r) => named(q, r),
+                Ok(r) => named(q, r, certificate.as_deref()),
                 Err(e) => {
                     failure = Some(e);
                     return;
