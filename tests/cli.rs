@@ -1021,6 +1021,49 @@ fn each_proved_property_gets_a_certificate_of_its_own() {
 }
 
 #[test]
+fn a_proof_that_assumed_a_proved_property_says_so_and_is_certified_whole() {
+    // l1 stays 0 and l2 copies it: b0 (l1) holds by itself; b1 (l2) holds,
+    // but "not l2" is inductive only with "not l1". One property after the
+    // other, without the preprocessing that would find both latches
+    // constant: b1's IC3 run assumes b0's invariant, and its certificate
+    // must carry it to pass alone.
+    let model = tmp("copied_latch.aag");
+    std::fs::write(&model, "aag 2 0 2 0 0 2\n2 0\n4 2\n2\n4\n").unwrap();
+    let m = model.to_str().unwrap();
+    let dir = tmp("copied_latch_certificates");
+    let d = dir.to_str().unwrap();
+    let args = |assume: &str| {
+        invar(&[
+            "check",
+            m,
+            "--property",
+            "all",
+            "--engine",
+            "ic3",
+            "--no-simplify",
+            "--tune",
+            "properties.together=false",
+            "--tune",
+            &format!("properties.assume={assume}"),
+            "--certificate",
+            d,
+            "--json",
+        ])
+    };
+    let o = args("true");
+    assert_eq!(o.status.code(), Some(20), "{}", stderr(&o));
+    let json = stdout(&o);
+    assert_eq!(json.matches("\"assumed\": [0]").count(), 1, "{json}");
+    let c = dir.join("b1.aig");
+    let o = invar(&["certify", m, c.to_str().unwrap(), "--property", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = args("false");
+    assert_eq!(o.status.code(), Some(20), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("assumed"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn word_level_properties_get_certificates_of_their_own() {
     // All 13 properties of ops_division hold; each file is checked
     // against its own property by an SMT solver (cvc5 or z3 where

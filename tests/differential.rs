@@ -810,12 +810,15 @@ fn ic3_taking_shared_lemmas_stays_sound_even_with_bogus_ones() {
 /// is explicit-state search's for that property alone; a counterexample
 /// replays on the file's model to that property, and a proof's certificate
 /// passes the certificate checker against that property alone. Grouped and
-/// one after another. 300 circuits of up to 10 latches in CI
-/// (`INVAR_AIG_RANDOM_MULTI=N` for a long run).
+/// one after another; proved properties' invariants assumed for the others
+/// except on every third circuit (a proof that assumed some is certified
+/// like any other, on the model as read). 300 circuits of up to 10 latches
+/// in CI (`INVAR_AIG_RANDOM_MULTI=N` for a long run).
 #[test]
 fn properties_decided_together_agree_with_explicit_search_one_by_one() {
     let cases = env_count("INVAR_AIG_RANDOM_MULTI", 300);
     let (mut safe, mut unsafe_, mut grouped_runs, mut certified) = (0, 0, 0u64, 0);
+    let mut assuming = 0;
     for case in 0..cases {
         let mut rng = Rng::new(700_000 + case);
         let mut file = random_aiger_of(&mut rng, 10, 50);
@@ -842,6 +845,7 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
             request.tuning.properties_together = together;
             // Groups split in cone order on every other circuit.
             request.tuning.properties_cone_order = case % 2 == 0;
+            request.tuning.properties_assume = case % 3 != 0;
             let mut answers: Vec<Option<Answer>> = vec![None; props.len()];
             let mut runs = 0u64;
             verify::check_each(
@@ -852,7 +856,18 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
                     runs += (line.contains("hold together") && line.contains(',')) as u64
                         + line.contains("same invariant") as u64;
                 },
-                &mut |settled, run| {
+                &mut |settled, run, assumed| {
+                    assert!(
+                        assumed.iter().all(|p| !settled.contains(p)),
+                        "case {case}: a proof of {settled:?} assumed itself ({assumed:?})"
+                    );
+                    assert!(
+                        assumed.is_empty() || request.tuning.properties_assume,
+                        "case {case}: assumed {assumed:?} with assumptions off"
+                    );
+                    if !assumed.is_empty() {
+                        assuming += 1;
+                    }
                     for &q in settled {
                         assert!(
                             answers[q].replace(run.answer.clone()).is_none(),
@@ -890,9 +905,11 @@ fn properties_decided_together_agree_with_explicit_search_one_by_one() {
     }
     eprintln!(
         "{cases} circuits: {safe} safe and {unsafe_} unsafe answers, all as explicit search says; \
-         {grouped_runs} proofs of several properties at once; {certified} certificates checked"
+         {grouped_runs} proofs of several properties at once; {certified} certificates checked; \
+         {assuming} proofs assumed earlier ones"
     );
     assert!(cases < 50 || (safe > cases / 5 && unsafe_ > cases / 5 && grouped_runs > cases / 20));
+    assert!(cases < 50 || assuming > cases / 10);
     assert!(
         certified > safe * 3 / 4,
         "{certified} of {safe} proofs certified"

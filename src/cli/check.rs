@@ -293,6 +293,7 @@ fn request(cx: &Context, properties: Vec<usize>, budget: &Budget) -> Result<Requ
             // The cores the process may run on (its affinity, cgroup quota).
             None => std::thread::available_parallelism().map_or(2, |n| n.get()),
         },
+        assumed: Vec::new(),
     })
 }
 
@@ -594,28 +595,34 @@ fn each_property(
         .unwrap_or_else(|| format!("b{q}"))
     };
     // With `--json`, a proved property's certificate file is named in its
-    // object.
-    let named = |q: usize, r: Rendered, certificate: Option<&Path>| -> Rendered {
-        let text = if args.json {
-            let mut o = JsonObject::default();
-            o.string("name", &name_of(q));
-            if let Some(path) = certificate {
-                o.string("certificate", &path.display().to_string());
-            }
-            let head = o.finish();
-            let head = head.trim_end().trim_end_matches('}');
-            let body = r.text.trim_start().trim_start_matches('{');
-            format!("{head}, {body}")
-        } else if hwmcc {
-            r.text
-        } else {
-            match name_of(q) {
-                n if n == format!("b{q}") => format!("; property b{q}\n{}", r.text),
-                n => format!("; property b{q} {n}\n{}", r.text),
-            }
+    // object, and so are the properties whose proofs its proof assumed
+    // (`assumed`, AIGER models only; HWMCC's text format has no place for
+    // them, `-v` says so on stderr).
+    let named =
+        |q: usize, r: Rendered, certificate: Option<&Path>, assumed: &[usize]| -> Rendered {
+            let text = if args.json {
+                let mut o = JsonObject::default();
+                o.string("name", &name_of(q));
+                if let Some(path) = certificate {
+                    o.string("certificate", &path.display().to_string());
+                }
+                if !assumed.is_empty() {
+                    o.numbers("assumed", assumed);
+                }
+                let head = o.finish();
+                let head = head.trim_end().trim_end_matches('}');
+                let body = r.text.trim_start().trim_start_matches('{');
+                format!("{head}, {body}")
+            } else if hwmcc {
+                r.text
+            } else {
+                match name_of(q) {
+                    n if n == format!("b{q}") => format!("; property b{q}\n{}", r.text),
+                    n => format!("; property b{q} {n}\n{}", r.text),
+                }
+            };
+            Rendered { code: r.code, text }
         };
-        Rendered { code: r.code, text }
-    };
     let unknown_of = |q: usize| -> String {
         if hwmcc && !args.json {
             return format!("2\nb{q}\n.\n");
@@ -627,6 +634,7 @@ fn each_property(
                 text: cx.output.convention.unknown(&[q], None),
             },
             None,
+            &[],
         )
         .text
     };
@@ -649,7 +657,7 @@ fn each_property(
     };
     let (mut json_results, mut codes) = (Vec::new(), Vec::new());
     let mut failure = None;
-    let mut report = |settled: &[usize], run: &verify::Run| {
+    let mut report = |settled: &[usize], run: &verify::Run, assumed: &[usize]| {
         if failure.is_some() {
             return;
         }
@@ -672,7 +680,7 @@ fn each_property(
                 .map(|dir| certificate_path(dir, cx.model, q))
                 .filter(|path| path.exists());
             let rendered = match output.answer(cx.model, &[q], run, &unknown_prefix) {
-                Ok(r) => named(q, r, certificate.as_deref()),
+                Ok(r) => named(q, r, certificate.as_deref(), assumed),
                 Err(e) => {
                     failure = Some(e);
                     return;

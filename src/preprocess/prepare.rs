@@ -47,6 +47,46 @@ impl Prepared {
 }
 
 impl Prepared {
+    /// Assumes `invariant`, an inductive invariant of the original circuit
+    /// `full` (cubes to exclude over its latches): each cube whose latches
+    /// all have an image in the reduced circuit becomes one of its
+    /// constraints (every reachable state satisfies it, so no reachable
+    /// state is cut), and the whole invariant joins the facts, so that every
+    /// proof mapped back carries it (a proof under the constraints is
+    /// inductive only together with it; a part of an inductive invariant
+    /// need not be). Returns how many constraints were added.
+    pub fn assume(&mut self, full: &Aig, invariant: &[Vec<(usize, bool)>]) -> usize {
+        let mut added = 0;
+        'cubes: for cube in invariant {
+            let mut lits = Vec::with_capacity(cube.len());
+            for &(l, v) in cube {
+                let Some(image) =
+                    (full.latches.get(l)).and_then(|latch| self.images[latch.var.0 as usize])
+                else {
+                    continue 'cubes;
+                };
+                match image.xor(!v) {
+                    // Never in this cube: nothing to exclude.
+                    Lit::FALSE => continue 'cubes,
+                    Lit::TRUE => {}
+                    lit => lits.push(lit),
+                }
+            }
+            // A cube that the facts make true everywhere contradicts them
+            // (both hold in the initial states): left out rather than
+            // trusted.
+            if lits.is_empty() {
+                continue;
+            }
+            let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+            let clause = self.aig.or_all(&negated);
+            self.aig.constraints.push(clause);
+            added += 1;
+        }
+        self.facts.extend(invariant.iter().cloned());
+        added
+    }
+
     /// A circuit invariant of the reduced circuit as one of the original
     /// `full`: latches and inputs mapped back, conjoined with the facts.
     pub fn original_circuit_invariant(

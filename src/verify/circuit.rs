@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub(super) fn check_aiger(aiger: &Aiger, request: &Request, log: Log) -> Result<Run, String> {
     let full = aiger.to_aig();
     let props = &request.properties;
-    let mut run = check_circuit(&full, request, log, true)?;
+    let mut run = check_circuit(&full, request, log, true, &request.assumed)?;
     match &run.answer {
         Answer::Unsafe {
             witness: Witness::Bit(trace),
@@ -179,7 +179,7 @@ fn lasso_search(
         certificate: false,
         ..request.clone()
     };
-    let mut run = check_circuit(&live.aig, &safety, log, true)?;
+    let mut run = check_circuit(&live.aig, &safety, log, true, &[])?;
     if let Answer::Unsafe {
         witness: Witness::Bit(trace),
         ..
@@ -250,7 +250,7 @@ fn k_liveness_phase(
             budget: budget.clone(),
             ..request.clone()
         };
-        let run = check_circuit(&circuit, &safety, log, false)?;
+        let run = check_circuit(&circuit, &safety, log, false, &[])?;
         match run.answer {
             Answer::Safe { .. } => {
                 log(&format!(
@@ -358,12 +358,14 @@ fn prepare_options(request: &Request) -> PrepareOptions {
 /// one latch more when it has any).
 /// `circuit_proofs`: whether `auto` runs the engines whose proofs are
 /// circuits, not invariants over the latches (k-induction's step cases,
-/// signal correspondence).
+/// signal correspondence). `assumed`: an inductive invariant of `full`
+/// the engines may assume ([`Request::assumed`]).
 pub(super) fn check_circuit(
     full: &Aig,
     request: &Request,
     log: Log,
     circuit_proofs: bool,
+    assumed: &[Vec<(usize, bool)>],
 ) -> Result<Run, String> {
     // The engines and the proof checks take reset functions lowered
     // (`ir::resets`); a trace is cut back to the circuit's own latches.
@@ -377,7 +379,14 @@ pub(super) fn check_circuit(
     };
     let props = &request.properties;
     let bad: Vec<Lit> = props.iter().map(|&p| full.bad[p]).collect();
-    let prepared = prepare(full, props, &prepare_options(request));
+    let mut prepared = prepare(full, props, &prepare_options(request));
+    if !assumed.is_empty() {
+        let added = prepared.assume(full, assumed);
+        log(&format!(
+            "assumed: {added} of {} clauses of proved properties' invariants, over the cone",
+            assumed.len()
+        ));
+    }
     let (reduced, restore) = (&prepared.aig, &prepared.restore);
     log(&format!(
         "{} inputs, {} latches, {} ands; {} constant and {} merged latches; \

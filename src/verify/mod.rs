@@ -112,6 +112,13 @@ pub struct Request {
     /// How many threads `auto` runs on a circuit (`schedule`): one IC3 on a
     /// core of its own from 2 up, the other members on the rest.
     pub jobs: usize,
+    /// An inductive invariant of an AIGER model's circuit (reset functions
+    /// lowered), as cubes to exclude over its latches, that the engines may
+    /// assume (`--property all` passes those of proved properties): the
+    /// part of it over the cone becomes constraints of the reduced circuit,
+    /// and a proof's evidence includes all of it, so the proof is checked,
+    /// and certified, on the model as read. Ignored by other models.
+    pub assumed: Vec<Vec<(usize, bool)>>,
 }
 
 impl Request {
@@ -131,6 +138,7 @@ impl Request {
             budget: Budget::unlimited(),
             tuning: Tuning::default(),
             jobs: 2,
+            assumed: Vec::new(),
         }
     }
 }

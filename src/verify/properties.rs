@@ -28,10 +28,16 @@
 //! - With `tuning.properties_cone_order`, groups are split in the order of
 //!   their cones' min-hash fingerprints, so a half holds properties whose
 //!   cones overlap (measured without gain on HWMCC'13's circuits: off).
-//! - A proved property is never assumed while the others are checked: every
-//!   answer rests on its own run, trace or invariant. (Assuming proved
-//!   properties is sound, but a certificate would then need the proofs of
-//!   the assumed ones too.)
+//! - With `tuning.properties_assume` (off: measured without gain on
+//!   HWMCC'13's circuits), on an AIGER model, the invariant of every
+//!   property proved (clauses over the latches) is assumed while the others
+//!   are checked: its clauses over a run's cone become
+//!   constraints of the reduced circuit, which cut no reachable state since
+//!   every reachable state satisfies them. A proof found so is inductive
+//!   only together with what it assumed, so its evidence, check and
+//!   certificate include the assumed invariants whole; each answer names
+//!   the properties whose proofs it assumed. Properties not yet proved are
+//!   never assumed (that would be circular).
 //!
 //! Every answer passes the pipeline's checks before it is reported, and is
 //! reported as soon as it is known.
@@ -45,12 +51,16 @@ use crate::ir::coi;
 use crate::ir::trace::Trace;
 use crate::sat::Backend;
 use std::cell::Cell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 
 /// The first round's slice when the run has no deadline; each round
 /// doubles it.
 const UNBOUNDED_SLICE: Duration = Duration::from_secs(10);
+
+/// Where [`check_each`] hands each answer: the properties it settles, the
+/// run, and the properties whose proofs it assumed.
+pub type Report<'a> = &'a mut dyn FnMut(&[usize], &Run, &[usize]);
 
 /// No group's slice is shorter: preprocessing alone takes a while.
 const MIN_SLICE: Duration = Duration::from_millis(500);
@@ -59,18 +69,29 @@ const MIN_SLICE: Duration = Duration::from_millis(500);
 /// to `report` as it comes: the properties it settles and the run that
 /// gave it (a proof settles several at once, and with
 /// `request.certificate` its certificate covers every one of them; a
-/// counterexample settles one, cut at its first bad step). A property left
-/// undecided when the budget ends is reported unknown. With
+/// counterexample settles one, cut at its first bad step) and the
+/// properties whose proofs it assumed (none for a counterexample). A
+/// property left undecided when the budget ends is reported unknown. With
 /// `tuning.properties_together` off, the properties are decided one after
 /// another, each with what is left of the budget.
 pub fn check_each(
     model: &Model,
     request: &Request,
     log: Log,
-    report: &mut dyn FnMut(&[usize], &Run),
+    report: Report,
 ) -> Result<(), String> {
     let budget = &request.budget;
-    let one = |group: Vec<usize>, slice: Option<Duration>| Request {
+    // An AIGER model's circuit, reset functions lowered, as the pipeline
+    // checks proofs on it.
+    let lowered = match model {
+        Model::Circuit(aiger) => Some((aiger, aiger.to_aig().without_resets())),
+        _ => None,
+    };
+    let mut assumed = Assumed {
+        on: lowered.is_some() && request.tuning.properties_assume,
+        ..Assumed::default()
+    };
+    let one = |group: Vec<usize>, slice: Option<Duration>, assumed: &Assumed| Request {
         properties: group,
         // The portfolio stops its budget once a verdict is in, which must
         // not stop the next group's run.
@@ -78,6 +99,7 @@ pub fn check_each(
             Some(s) => budget.child().narrowed(s),
             None => budget.child(),
         },
+        assumed: assumed.cubes.clone(),
         ..request.clone()
     };
     if !request.tuning.properties_together {
@@ -86,20 +108,17 @@ pub fn check_each(
                 report(
                     &request.properties[k..],
                     &Run::unknown(budget.reason().into()),
+                    &[],
                 );
                 break;
             }
-            report(&[p], &check(model, &one(vec![p], None), log)?);
+            let run = check(model, &one(vec![p], None, &assumed), log)?;
+            report(&[p], &run, assumed.used(&run));
+            assumed.add(&[p], &run);
         }
         return Ok(());
     }
     let mut open: BTreeSet<usize> = request.properties.iter().copied().collect();
-    // An AIGER model's circuit, reset functions lowered, as the pipeline
-    // checks proofs on it.
-    let lowered = match model {
-        Model::Circuit(aiger) => Some((aiger, aiger.to_aig().without_resets())),
-        _ => None,
-    };
     // First, those the preprocessing of all of them settles (on HWMCC'13's
     // multi-property circuits, most: their bad signals read latches that
     // are constant in every reachable state).
@@ -112,7 +131,7 @@ pub fn check_each(
         let (settled, mut run) = circuit::settled_by_preparation(
             full,
             &request.properties,
-            &one(Vec::new(), share),
+            &one(Vec::new(), share, &assumed),
             log,
         )?;
         if !settled.is_empty() {
@@ -120,7 +139,9 @@ pub fn check_each(
                 open.remove(q);
             }
             certify(&lowered, &settled, &mut run, request);
-            report(&settled, &run);
+            // Not assumed: these facts are what each run's preprocessing
+            // finds again over its own cone.
+            report(&settled, &run, &[]);
         }
     }
     let mut groups: Vec<Vec<usize>> = vec![in_cone_order(&lowered, &open, request)];
@@ -175,15 +196,20 @@ pub fn check_each(
                     break;
                 }
                 let started = Instant::now();
-                let asked = one(group.clone(), Some(left));
+                let asked = one(group.clone(), Some(left), &assumed);
                 let run = check(model, &asked, log)?;
                 match &run.answer {
                     Answer::Safe { evidence, .. } => {
+                        let used = assumed.used(&run).to_vec();
                         log(&format!(
-                            "properties {} hold together ({}, {:.2}s)",
+                            "properties {} hold together ({}, {:.2}s){}",
                             describe(&group),
                             run.engine_name(),
-                            started.elapsed().as_secs_f64()
+                            started.elapsed().as_secs_f64(),
+                            match used.as_slice() {
+                                [] => String::new(),
+                                _ => format!(", assuming the proofs of {}", describe(&used)),
+                            }
                         ));
                         let also = reuse_invariant(&lowered, evidence, &group, &open, &asked);
                         let mut run = run.clone();
@@ -198,7 +224,8 @@ pub fn check_each(
                         for q in &group {
                             open.remove(q);
                         }
-                        report(&group, &run);
+                        report(&group, &run, &used);
+                        assumed.add(&group, &run);
                         group.clear();
                     }
                     Answer::Unsafe {
@@ -230,6 +257,7 @@ pub fn check_each(
                                     },
                                     ..run.clone()
                                 },
+                                &[],
                             );
                         }
                         // Where one property fails, others often do: BMC of
@@ -258,9 +286,59 @@ pub fn check_each(
     }
     if !open.is_empty() {
         let open: Vec<usize> = open.into_iter().collect();
-        report(&open, &Run::unknown(budget.reason().into()));
+        report(&open, &Run::unknown(budget.reason().into()), &[]);
     }
     Ok(())
+}
+
+/// The invariants of the properties proved so far, which later runs assume
+/// (`Request::assumed`): the union of their clauses, so itself an
+/// inductive invariant, and the properties they prove.
+#[derive(Default)]
+struct Assumed {
+    /// Whether proofs are assumed at all (AIGER models, with
+    /// `tuning.properties_assume`).
+    on: bool,
+    /// The clauses, as cubes to exclude over the circuit's latches.
+    cubes: Vec<Vec<(usize, bool)>>,
+    /// The same, for telling clauses already assumed.
+    known: HashSet<Vec<(usize, bool)>>,
+    /// The properties whose proofs they are.
+    proved: Vec<usize>,
+}
+
+impl Assumed {
+    /// Adds the invariant of `run`, a proof of `props` over the latches.
+    fn add(&mut self, props: &[usize], run: &Run) {
+        let (
+            true,
+            Answer::Safe {
+                evidence: Evidence::Invariant(cubes),
+                ..
+            },
+        ) = (self.on, &run.answer)
+        else {
+            return;
+        };
+        for cube in cubes {
+            let mut cube = cube.clone();
+            cube.sort_unstable();
+            if self.known.insert(cube.clone()) {
+                self.cubes.push(cube);
+            }
+        }
+        self.proved.extend_from_slice(props);
+        self.proved.sort_unstable();
+    }
+
+    /// The properties whose proofs `run`, a proof found under the current
+    /// assumptions, assumed (all of them: its evidence carries them).
+    fn used(&self, run: &Run) -> &[usize] {
+        match run.answer {
+            Answer::Safe { .. } => &self.proved,
+            _ => &[],
+        }
+    }
 }
 
 /// BMC of the open properties of an AIGER model (`lowered`: the model and
@@ -274,7 +352,7 @@ fn bmc_phase(
     request: &Request,
     open: &mut BTreeSet<usize>,
     log: Log,
-    report: &mut dyn FnMut(&[usize], &Run),
+    report: Report,
 ) -> Result<(), String> {
     let (Some((aiger, full)), true) = (lowered, open.len() > 1) else {
         return Ok(());
@@ -330,7 +408,7 @@ fn bmc_phase(
                 stats: Default::default(),
                 certificate: None,
             };
-            report(&[p], &run);
+            report(&[p], &run, &[]);
         }
     });
     if let Some(e) = failure {

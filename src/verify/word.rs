@@ -49,7 +49,7 @@ pub(super) fn check_word(
         ts.inputs.len(),
         ts.terms.len()
     ));
-    let mut run = circuit::check_circuit(&blasted.aig, request, log, circuit_proofs)?;
+    let mut run = circuit::check_circuit(&blasted.aig, request, log, circuit_proofs, &[])?;
     if let Answer::Unsafe {
         witness: Witness::Bit(trace),
         ..
