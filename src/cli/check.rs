@@ -458,16 +458,17 @@ fn write_certificate(
 /// `dir`, one file for each, `bN.aig` (a witness circuit) or `bN.vmt` (a
 /// word-level certificate): one proof's files are hard links to one file
 /// (copies where the file system has no links), valid for each property
-/// alone (`invar certify MODEL dir/bN.aig --property N`).
+/// alone (`invar certify MODEL dir/bN.aig --property N`). Whether the
+/// files were written (a proof without a certificate form has none).
 fn write_certificates(
     dir: &Path,
     model: &Model,
     run: &Run,
     file: &str,
     settled: &[usize],
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let Some((&first, rest)) = settled.split_first() else {
-        return Ok(());
+        return Ok(false);
     };
     let path = |q: usize| certificate_path(dir, model, q);
     let written = path(first);
@@ -475,7 +476,7 @@ fn write_certificates(
     let _ = std::fs::remove_file(&written);
     write_certificate(&written, model, run, file, settled, false)?;
     if !written.exists() {
-        return Ok(());
+        return Ok(false);
     }
     for &q in rest {
         let target = path(q);
@@ -486,7 +487,7 @@ fn write_certificates(
                 .map_err(|e| format!("{}: cannot write: {e}", target.display()))?;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The certificate file of property `q` under `--property all
@@ -663,10 +664,14 @@ fn each_property(
         }
         // The certificate first: an answer printed is one whose files are
         // written.
+        let mut certified = None;
         if let (Some(dir), Answer::Safe { .. }) = (&args.certificate, &run.answer) {
-            if let Err(e) = write_certificates(dir, cx.model, run, file, settled) {
-                failure = Some(e);
-                return;
+            match write_certificates(dir, cx.model, run, file, settled) {
+                Ok(written) => certified = written.then_some(dir),
+                Err(e) => {
+                    failure = Some(e);
+                    return;
+                }
             }
         }
         for (k, &q) in settled.iter().enumerate() {
@@ -675,10 +680,7 @@ fn each_property(
                 reason_said: k > 0,
                 ..cx.output
             };
-            let certificate = (args.certificate.as_deref())
-                .filter(|_| matches!(run.answer, Answer::Safe { .. }))
-                .map(|dir| certificate_path(dir, cx.model, q))
-                .filter(|path| path.exists());
+            let certificate = certified.map(|dir| certificate_path(dir, cx.model, q));
             let rendered = match output.answer(cx.model, &[q], run, &unknown_prefix) {
                 Ok(r) => named(q, r, certificate.as_deref(), assumed),
                 Err(e) => {
