@@ -310,6 +310,13 @@ int f(int x) {
 }",
         inputs: -3..=3,
     },
+    Case {
+        name: "recursion in tail position, deeper than inlining goes: a loop",
+        source: "int count(int n, int acc) { if (n <= 0) return acc; return count(n - 1, acc + 2); }
+int rot(int n, int a, int b) { if (n <= 0) return a - b; return rot(n - 1, b, a); }
+int f(int x) { return count(x + 20, x) * 100 + rot(x + 12, x, 5); }",
+        inputs: -3..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {

@@ -68,6 +68,9 @@ impl<'a> Lowerer<'a> {
             })
             .unwrap_or_default();
         let assigned = super::alias::assigned_names(&f.statement);
+        // Integer parameters, while every one is such: then a call of the
+        // function itself in tail position can reuse this instance.
+        let mut scalars = Some(Vec::new());
         let mut k = 0;
         for p in params {
             let Some(decl) = &p.node.declarator else {
@@ -93,6 +96,7 @@ impl<'a> Lowerer<'a> {
             let pname = name_of(&decl.node).unwrap_or("?").to_string();
             let shape = self.shape(decl)?;
             if let (Shape::Pointer, Some(Arg::Scalar(value, from))) = (&shape, args.get(k)) {
+                scalars = None;
                 let ty = self.declared_pointer(&p.node.specifiers, decl)?;
                 let var = self.new_var(&format!("{name}::{pname}"), ty);
                 let value = self.convert_value(*value, *from, ty, p.span)?;
@@ -111,6 +115,7 @@ impl<'a> Lowerer<'a> {
                     let what = format!("pointers (parameter `{pname}` assigned in `{name}`)");
                     return Err(self.unsupported(p.span, what));
                 }
+                scalars = None;
                 let pointee = self.pointee(&p.node.specifiers, decl, p.span)?;
                 let alias =
                     self.bind_alias(pname.clone(), pointee.as_ref(), target.clone(), p.span)?;
@@ -132,9 +137,15 @@ impl<'a> Lowerer<'a> {
                     let var = self.new_var(&format!("{name}::{pname}"), ty);
                     let value = self.num.convert(&mut self.cfa.terms, *value, *from, ty);
                     self.emit(Command::Assign(var, value), p.span);
+                    if let (Some(params), false) = (&mut scalars, ty.is_pointer()) {
+                        params.push((var, ty));
+                    } else {
+                        scalars = None;
+                    }
                     Binding::Scalar(var, ty)
                 }
                 (layout, Arg::Leaves(values, from)) if layout.same(from) => {
+                    scalars = None;
                     let values = values.iter().map(|&v| Some(v)).collect();
                     self.new_object(&format!("{name}::{pname}"), layout, values, false, p.span)
                 }
@@ -150,7 +161,21 @@ impl<'a> Lowerer<'a> {
                 .insert(pname, binding);
             k += 1;
         }
+        let tail = match (is_main, scalars) {
+            (false, Some(params)) => {
+                let start = self.new_loc(f.declarator.span);
+                self.go_to(start);
+                let name = name.to_string();
+                Some(super::Tail {
+                    name,
+                    start,
+                    params,
+                })
+            }
+            _ => None,
+        };
         self.frames.push(Frame {
+            tail,
             scope_base: self.scopes.len() - 1,
             labels: HashMap::new(),
             exit,
@@ -170,6 +195,45 @@ impl<'a> Lowerer<'a> {
         self.scopes.pop();
         self.active.pop();
         Ok(ret)
+    }
+
+    /// Lowers `return f(args)` inside `f` itself, when `f`'s parameters are
+    /// integers, as a jump back to the start of this instance of `f` with
+    /// the parameters given the arguments' values: the recursion becomes a
+    /// loop (the value `f` returns then is the value this call returns), so
+    /// its depth needs no bound and a proof covers every depth. Answers
+    /// whether it did.
+    pub(super) fn tail_call(&mut self, e: &'a Node<Expression>, span: Span) -> Result<bool> {
+        let Expression::Call(call) = &e.node else {
+            return Ok(false);
+        };
+        let Expression::Identifier(id) = &call.node.callee.node else {
+            return Ok(false);
+        };
+        let name = id.node.name.as_str();
+        let Some(tail) = &self.frames.last().expect("frame").tail else {
+            return Ok(false);
+        };
+        if tail.name != name
+            || tail.params.len() != call.node.arguments.len()
+            || self.binding(name).is_some()
+        {
+            return Ok(false);
+        }
+        let (start, params) = (tail.start, tail.params.clone());
+        // Every argument is evaluated (and copied) before any parameter
+        // changes: `f(b, a)` swaps.
+        let mut values = Vec::new();
+        for (a, &(_, ty)) in call.node.arguments.iter().zip(&params) {
+            let v = self.expr(a)?;
+            let (v, from) = self.stabilize(v, a.span);
+            values.push(self.num.convert(&mut self.cfa.terms, v, from, ty));
+        }
+        for ((var, _), v) in params.into_iter().zip(values) {
+            self.emit(Command::Assign(var, v), span);
+        }
+        self.jump_away(start, span);
+        Ok(true)
     }
 
     /// The one argument of a call of a verifier builtin (`assume`,

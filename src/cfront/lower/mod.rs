@@ -256,6 +256,17 @@ struct Frame {
     assigned: std::collections::HashSet<String>,
     /// The assignments `name = value` of the function's body.
     values: Vec<(String, alias::Given)>,
+    /// Where a call of the function itself in tail position goes instead
+    /// of being inlined (`calls.rs`).
+    tail: Option<Tail>,
+}
+
+/// A function's body as a loop: its name, the location after its
+/// parameters are bound and those parameters (each an integer scalar).
+struct Tail {
+    name: String,
+    start: Loc,
+    params: Vec<(Term, CType)>,
 }
 
 fn name_of(declarator: &Declarator) -> Option<&str> {

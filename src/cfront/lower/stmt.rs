@@ -179,6 +179,11 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             Statement::Return(e) => {
+                if let Some(e) = e {
+                    if self.tail_call(e, s.span)? {
+                        return Ok(());
+                    }
+                }
                 let wanted = self.frames.last().expect("frame").ret.map(|r| r.1);
                 let value = match e {
                     Some(e) => Some(self.expr_for(e, wanted)?),
