@@ -21,7 +21,14 @@
 //! one SMT array; `INVAR_C_RANDOM_WHOLE=N`, default 30) must get the same
 //! verdicts.
 //!
-//! A third runs explicit execution alone (`--engine explicit`), whose tests
+//! A fourth covers the rest of the language: a struct and its copies,
+//! pointers to a local and to a struct, a struct on the heap, `switch` with
+//! fall-through, and a signed `int` whose `+` and `*` may overflow, which
+//! gcc's harness checks operation by operation: an overflow is undefined
+//! behaviour and ends the execution like an access out of bounds
+//! (`INVAR_C_RANDOM_LANGUAGE=N`, default 40).
+//!
+//! Another runs explicit execution alone (`--engine explicit`), whose tests
 //! must find the bugs gcc finds and never claim one it does not
 //! (`INVAR_C_RANDOM_EXPLICIT=N`, default 30).
 
@@ -40,7 +47,14 @@ struct Gen {
     loops: usize,
     /// Whether programs use the array `arr` (of four unsigned elements).
     arrays: bool,
+    /// Whether programs use the rest of the language ([`RICH`]): structs,
+    /// pointers to locals, a struct on the heap, `switch`, and a signed
+    /// `int` whose arithmetic may overflow.
+    rich: bool,
 }
+
+/// The declarations a rich program's body may use, outside `run`/`main`.
+const RICH: &str = "struct pt { unsigned u; unsigned char c; };\n";
 
 /// The size of `arr`.
 const ARRAY: u32 = 4;
@@ -63,6 +77,19 @@ impl Gen {
     }
 
     fn unsigned_leaf(&mut self) -> String {
+        if self.rich && self.below(3) == 0 {
+            let leaves = [
+                "st.u",
+                "(unsigned)st.c",
+                "st2.u",
+                "*p",
+                "q->u",
+                "hp->u",
+                "(unsigned)hp->c",
+                "(unsigned)t",
+            ];
+            return leaves[self.below(leaves.len() as u32) as usize].into();
+        }
         if self.arrays {
             match self.below(8) {
                 0 | 1 => return self.element(),
@@ -123,6 +150,12 @@ impl Gen {
                 _ => format!("!{l}"),
             };
         }
+        if self.rich && self.below(5) == 0 {
+            // The signed value that may have overflowed.
+            let op = ["<", "<=", "==", "!=", ">"][self.below(5) as usize];
+            let c = [0, 1, -1, 7, 1000, -100000, 2000000][self.below(7) as usize];
+            return format!("(t {op} {c})");
+        }
         if self.below(4) == 0 {
             // The signed counter against a small signed constant.
             let op = ["<", "<=", "==", "!=", ">"][self.below(5) as usize];
@@ -144,6 +177,7 @@ impl Gen {
             _ => 5,
         };
         match kind {
+            0 | 1 if self.rich && self.below(3) != 0 => self.rich_statement(depth, out),
             0 if self.arrays && self.below(3) == 0 => {
                 let target = self.element();
                 let op = ["=", "+=", "^="][self.below(3) as usize];
@@ -180,6 +214,56 @@ impl Gen {
         }
     }
 
+    /// A statement over the rich program's objects: a member, a pointer's
+    /// target or the heap struct assigned, a struct copied, `t` updated
+    /// with arithmetic that may overflow (`SADD`, `SMUL`: checked in gcc's
+    /// harness, plain `+` and `*` for invar), or a `switch` with
+    /// fall-through.
+    fn rich_statement(&mut self, depth: u32, out: &mut String) {
+        match self.below(7) {
+            0 | 1 => {
+                let targets = ["*p", "st.u", "st.c", "q->c", "hp->u", "hp->c", "st2.u", "x"];
+                let target = targets[self.below(targets.len() as u32) as usize];
+                let op = ["=", "+=", "^="][self.below(3) as usize];
+                let _ = writeln!(out, "{target} {op} {};", self.unsigned_expr(2));
+            }
+            2 => {
+                let copy = [
+                    "st2 = st;",
+                    "st = st2;",
+                    "st = *hp;",
+                    "*hp = st2;",
+                    "*q = st2;",
+                ];
+                out.push_str(copy[self.below(copy.len() as u32) as usize]);
+                out.push('\n');
+            }
+            3..=5 => {
+                let k = [2, -3, 1000, 46341, 100000, 70000][self.below(6) as usize];
+                let update = match self.below(3) {
+                    0 => format!("t = SADD(t, {k});"),
+                    1 => format!("t = SMUL(t, {k});"),
+                    _ => format!("t = SADD(SMUL(t, {k}), (int)({}));", self.unsigned_expr(1)),
+                };
+                let _ = writeln!(out, "{update}");
+            }
+            _ if depth > 0 => {
+                let _ = writeln!(out, "switch ({} % 4u) {{", self.unsigned_expr(1));
+                for label in ["case 0:", "case 1:", "case 3:", "default:"] {
+                    let _ = writeln!(out, "{label}");
+                    self.statement(depth - 1, out);
+                    if self.below(2) == 0 {
+                        out.push_str("break;\n");
+                    }
+                }
+                out.push_str("}\n");
+            }
+            _ => {
+                let _ = writeln!(out, "t = SADD(t, {});", self.below(5));
+            }
+        }
+    }
+
     /// The body shared by gcc's harness and invar's program: declarations
     /// (after `a` and `b`), statements, and a final check.
     fn body(&mut self) -> String {
@@ -194,6 +278,19 @@ impl Gen {
                 .map(|_| format!("{}u", self.below(6)))
                 .collect();
             let _ = writeln!(out, "unsigned arr[{ARRAY}] = {{{}}};", values.join(", "));
+        }
+        if self.rich {
+            let _ = writeln!(
+                out,
+                "int t = {}; struct pt st = {{ {}u, {} }}, st2; st2 = st; st2.c = 9;\n\
+                 unsigned *p = {}; struct pt *q = &st;\n\
+                 struct pt *hp = (struct pt *) malloc(sizeof(struct pt)); hp->u = {}; hp->c = 1;",
+                [3, -7, 1000, 46341][self.below(4) as usize],
+                self.below(6),
+                self.below(6),
+                if self.below(2) == 0 { "&x" } else { "&st2.u" },
+                self.unsigned_expr(1),
+            );
         }
         for _ in 0..2 + self.below(3) {
             self.statement(2, &mut out);
@@ -216,6 +313,10 @@ fn gcc_verdict(dir: &Path, body: &str) -> String {
          static unsigned *at(unsigned *arr, unsigned long long i) {{\n\
            if (i < {ARRAY}) return &arr[i];\n  if (!reached) oob = 1;\n  return &spare;\n}}\n\
          #define AT(i) (*at(arr, (i)))\n\
+         static int sadd(int l, int r) {{ int v; if (__builtin_add_overflow(l, r, &v) && !reached) oob = 1; return v; }}\n\
+         static int smul(int l, int r) {{ int v; if (__builtin_mul_overflow(l, r, &v) && !reached) oob = 1; return v; }}\n\
+         #define SADD(l, r) sadd((l), (r))\n#define SMUL(l, r) smul((l), (r))\n\
+         #include <stdlib.h>\n{RICH}\
          static int run(unsigned char a, unsigned char b) {{\nreached = 0; oob = 0;\n{body}return reached ? 2 : oob;\n}}\n\
          int main(void) {{\n  int any_oob = 0;\n  for (unsigned a = 0; a < {RANGE}; a++)\n    for (unsigned b = 0; b < {RANGE}; b++) {{\n\
          int r = run(a, b);\n  if (r == 2) {{ puts(\"false\"); return 0; }}\n  any_oob |= r;\n  }}\n\
@@ -258,25 +359,42 @@ fn kept_whole(body: &str) -> String {
 
 /// invar's verdict on the same body with nondeterministic inputs.
 fn invar_verdict(dir: &Path, body: &str, extra: &[&str]) -> (String, String) {
-    // `AT(i)` is `arr[i]`, written out (invar's input is not preprocessed).
+    // The harness's macros written out (invar's input is not preprocessed):
+    // `AT(i)` is `arr[i]`, `SADD(l, r)` is `(l + r)`, `SMUL(l, r)` is
+    // `(l * r)`, whose overflow is undefined behaviour for invar to see.
     let mut body = body.to_string();
-    while let Some(start) = body.find("AT(") {
-        let mut depth = 0;
-        let end = (start + 2..body.len())
-            .find(|&k| {
-                match body.as_bytes()[k] {
-                    b'(' => depth += 1,
-                    b')' => depth -= 1,
-                    _ => {}
+    for (name, op) in [("AT(", None), ("SADD(", Some("+")), ("SMUL(", Some("*"))] {
+        while let Some(start) = body.find(name) {
+            let open = start + name.len() - 1;
+            let (mut depth, mut comma) = (0, None);
+            let end = (open..body.len())
+                .find(|&k| {
+                    match body.as_bytes()[k] {
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        b',' if depth == 1 => comma = Some(k),
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .expect("balanced");
+            let written = match (op, comma) {
+                (None, _) => format!("arr[{}]", &body[open + 1..end]),
+                (Some(op), Some(c)) => {
+                    format!("({} {op} {})", &body[open + 1..c], body[c + 1..end].trim())
                 }
-                depth == 0
-            })
-            .expect("balanced");
-        let inner = body[start + 3..end].to_string();
-        body.replace_range(start..=end, &format!("arr[{inner}]"));
+                (Some(_), None) => panic!("{name} takes two operands"),
+            };
+            body.replace_range(start..=end, &written);
+        }
     }
+    let prelude = if body.contains("struct pt") {
+        format!("extern void *malloc(unsigned long);\n{RICH}")
+    } else {
+        String::new()
+    };
     let program = format!(
-        "extern void reach_error(void);\nextern unsigned char __VERIFIER_nondet_uchar(void);\n\
+        "{prelude}extern void reach_error(void);\nextern unsigned char __VERIFIER_nondet_uchar(void);\n\
          extern void __VERIFIER_assume(int);\nint main(void) {{\n\
          unsigned char a = __VERIFIER_nondet_uchar(); __VERIFIER_assume(a < {RANGE});\n\
          unsigned char b = __VERIFIER_nondet_uchar(); __VERIFIER_assume(b < {RANGE});\n\
@@ -297,6 +415,7 @@ fn campaign(
     name: &str,
     seed: u64,
     arrays: bool,
+    rich: bool,
 ) -> (usize, PathBuf, Gen) {
     let count = (std::env::var(var).ok())
         .and_then(|v| v.parse().ok())
@@ -307,13 +426,14 @@ fn campaign(
         rng: Rng::new(seed),
         loops: 0,
         arrays,
+        rich,
     };
     (count, dir, gen)
 }
 
 #[test]
 fn random_c_programs_agree_with_gcc() {
-    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM", 100, "crandom", 21, false);
+    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM", 100, "crandom", 21, false, false);
     // Per mode (large-block encoding, single-block): decided, unknown.
     let (mut decided, mut unknown, mut false_seen) = ([0usize; 2], [0usize; 2], 0);
     for n in 0..count {
@@ -373,7 +493,7 @@ fn random_c_programs_with_arrays_kept_whole_agree_with_gcc() {
 
 /// The array campaign: `whole` gives invar the array kept whole.
 fn array_campaign(var: &str, default: usize, name: &str, whole: bool) {
-    let (count, dir, mut gen) = campaign(var, default, name, 22, true);
+    let (count, dir, mut gen) = campaign(var, default, name, 22, true, false);
     // gcc's verdicts seen, and invar's unknowns.
     let (mut seen, mut unknown) = (std::collections::BTreeMap::new(), 0);
     for n in 0..count {
@@ -419,7 +539,8 @@ fn array_campaign(var: &str, default: usize, name: &str, whole: bool) {
 
 #[test]
 fn explicit_execution_finds_the_bugs_gcc_finds() {
-    let (count, dir, mut gen) = campaign("INVAR_C_RANDOM_EXPLICIT", 30, "cexplicit", 23, false);
+    let (count, dir, mut gen) =
+        campaign("INVAR_C_RANDOM_EXPLICIT", 30, "cexplicit", 23, false, false);
     let (mut found, mut missed, mut true_seen) = (0usize, 0usize, 0usize);
     for n in 0..count {
         let body = gen.body();
@@ -448,5 +569,43 @@ fn explicit_execution_finds_the_bugs_gcc_finds() {
         missed * 10 <= found + missed,
         "{found} found, {missed} missed"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Programs over the rest of the language: a struct and its copy, pointers
+/// to a local and to a struct, a struct on the heap, `switch` with
+/// fall-through, and a signed `int` whose `+` and `*` may overflow. gcc's
+/// harness checks each signed operation (`__builtin_*_overflow`): an
+/// overflow is undefined behaviour and ends the execution under SV-COMP's
+/// reading, so a program is false only where some input reaches
+/// `reach_error` before any (`INVAR_C_RANDOM_LANGUAGE=N`, default 40).
+#[test]
+fn random_c_programs_over_the_language_agree_with_gcc() {
+    let (count, dir, mut gen) =
+        campaign("INVAR_C_RANDOM_LANGUAGE", 40, "clanguage", 24, false, true);
+    let (mut seen, mut unknown) = (std::collections::BTreeMap::new(), 0);
+    for n in 0..count {
+        let body = gen.body();
+        let expected = gcc_verdict(&dir, &body);
+        *seen.entry(expected.clone()).or_insert(0usize) += 1;
+        let (verdict, detail) = invar_verdict(&dir, &body, &[]);
+        let wanted = if expected == "oob" { "true" } else { &expected };
+        match (wanted, verdict.as_str()) {
+            (_, "unknown") => {
+                eprintln!("program #{n}: unknown (gcc: {expected})\n{detail}");
+                unknown += 1;
+            }
+            (e, v) if e == v => {}
+            _ => panic!("program #{n}: gcc says {expected}, invar {verdict}\n{detail}"),
+        }
+    }
+    eprintln!("{count} programs over the language: gcc says {seen:?}; {unknown} unknown besides");
+    for kind in ["true", "false", "oob"] {
+        assert!(
+            seen.get(kind).copied().unwrap_or(0) * 10 >= count,
+            "{seen:?}"
+        );
+    }
+    assert!(unknown * 10 <= count, "{unknown} unknown");
     std::fs::remove_dir_all(&dir).ok();
 }
