@@ -20,7 +20,9 @@ uninitialised latches goes through `logic; undc; strash; zero` first (undc
 makes each such latch's first value a free input), the others as abc-pdr;
 with --tool ric3, rIC3's IC3 (`rIC3 F -e ic3`; RIC3 names the binary);
 with --tool spacer, z3's Spacer on the Horn clauses `invar convert F F.chc`
-writes (sat: safe, unsat: unsafe; the conversion's time counts).
+writes (sat: safe, unsat: unsafe; the conversion's time counts); with
+--tool invar-vmt, invar on the VMT that `invar convert F F.vmt` writes (the
+export read back; --replay and --certify apply to the VMT).
 """
 import argparse
 import concurrent.futures as cf
@@ -200,6 +202,20 @@ def run_spacer(path, timeout):
     return {"sat": "safe", "unsat": "unsafe"}.get(answer, "unknown"), elapsed, ""
 
 
+def run_invar_vmt(path, timeout, extra, replay, certify):
+    """invar on its own VMT export of a model (or C program)."""
+    start = time.time()
+    invar = os.environ.get("INVAR") or os.path.join(ROOT, "target", "release", "invar")
+    with tempfile.TemporaryDirectory() as tmp:
+        vmt = os.path.join(tmp, "model.vmt")
+        p = subprocess.run([invar, "convert", path, vmt], capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(vmt):
+            return "unknown", time.time() - start, "no translation: " + p.stderr.strip()[-80:]
+        left = max(1, timeout - (time.time() - start))
+        verdict, _, note = run_invar(vmt, left, extra, replay, certify)
+    return verdict, time.time() - start, note
+
+
 DECIDED = ("safe", "unsafe")
 
 
@@ -246,7 +262,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("--certify", action="store_true")
-    ap.add_argument("--tool", default="invar", choices=["invar", "abc-pdr", "abc-pdr-undc", "ric3", "spacer"])
+    ap.add_argument("--tool", default="invar", choices=["invar", "invar-vmt", "abc-pdr", "abc-pdr-undc", "ric3", "spacer"])
     args, extra = ap.parse_known_args()
     args.extra = [a for a in extra if a != "--"]
     rows = load(args.set)
@@ -261,6 +277,8 @@ def main():
             return run_ric3(path, args.timeout)
         if args.tool == "spacer":
             return run_spacer(path, args.timeout)
+        if args.tool == "invar-vmt":
+            return run_invar_vmt(path, args.timeout, args.extra, args.replay, args.certify)
         return run_invar(path, args.timeout, args.extra, args.replay, args.certify)
 
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -317,6 +317,14 @@ int rot(int n, int a, int b) { if (n <= 0) return a - b; return rot(n - 1, b, a)
 int f(int x) { return count(x + 20, x) * 100 + rot(x + 12, x, 5); }",
         inputs: -3..=3,
     },
+    Case {
+        name: "mutual recursion in tail position: one loop through both functions",
+        source: "int odd(int n, int k);
+int even(int n, int k) { if (n <= 0) return k; return odd(n - 1, k + 3); }
+int odd(int n, int k) { if (n <= 0) return -k; return even(n - 1, k - 1); }
+int f(int x) { return even(x + 14, x); }",
+        inputs: -3..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {

@@ -496,7 +496,29 @@ fn vmt_and_dimspec_traces_replay_in_sim_and_tampered_ones_are_rejected() {
     let sim = invar(&["sim", p.to_str().unwrap(), tmp.to_str().unwrap()]);
     assert_eq!(sim.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&sim.stdout).contains("transition condition 0 is false"));
+    // Array values are written as SMT-LIB stores into a constant array and
+    // read back: the wide array model's export fails after writing 0101 at
+    // 0x80000003; the memory claimed to hold 0100 there is no successor.
+    let vmt = tmp.with_extension("vmt");
+    let btor2 = root().join("formats/btor2/array_wide.btor2");
+    let conv = invar(&["convert", btor2.to_str().unwrap(), vmt.to_str().unwrap()]);
+    assert_eq!(conv.status.code(), Some(0));
+    let v = vmt.to_str().unwrap();
+    let out = invar(&["check", v, "--property", "1", "--witness"]);
+    assert_eq!(out.status.code(), Some(10));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let stored = "(store ((as const (Array (_ BitVec 32) (_ BitVec 4))) #b0000) \
+                  #b10000000000000000000000000000011 #b0101)";
+    assert!(text.contains(stored), "{text}");
+    std::fs::write(&tmp, &text).unwrap();
+    let sim = invar(&["sim", v, tmp.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0), "{text}");
+    let tampered = stored.replace("#b0101)", "#b0100)");
+    std::fs::write(&tmp, text.replace(stored, &tampered)).unwrap();
+    let sim = invar(&["sim", v, tmp.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(3));
     std::fs::remove_file(&tmp).ok();
+    std::fs::remove_file(&vmt).ok();
 }
 
 #[test]

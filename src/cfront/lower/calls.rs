@@ -20,6 +20,7 @@ impl<'a> Lowerer<'a> {
         args: &[Arg],
         is_main: bool,
     ) -> Result<Option<(Term, CType)>> {
+        let by_tail = std::mem::take(&mut self.tail_entry);
         let recursive = self.active.iter().any(|a| a == name);
         let stars = (f.declarator.node.derived.iter())
             .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
@@ -176,6 +177,7 @@ impl<'a> Lowerer<'a> {
         };
         self.frames.push(Frame {
             tail,
+            by_tail,
             scope_base: self.scopes.len() - 1,
             labels: HashMap::new(),
             exit,
@@ -197,12 +199,15 @@ impl<'a> Lowerer<'a> {
         Ok(ret)
     }
 
-    /// Lowers `return f(args)` inside `f` itself, when `f`'s parameters are
-    /// integers, as a jump back to the start of this instance of `f` with
-    /// the parameters given the arguments' values: the recursion becomes a
-    /// loop (the value `f` returns then is the value this call returns), so
-    /// its depth needs no bound and a proof covers every depth. Answers
-    /// whether it did.
+    /// Lowers `return f(args)` as a jump back to the start of the
+    /// instance of `f` on the inlined stack, with its parameters given the
+    /// arguments' values, when that is the innermost instance of `f`, its
+    /// parameters are integers, and every instance above it was entered by
+    /// `return g(...)` with the same return type (`f` calling itself, or
+    /// `even` calling `odd` calling `even`): the value the jump leads to is
+    /// the value each of those calls returns, so the recursion becomes a
+    /// loop, its depth needs no bound and a proof covers every depth.
+    /// Answers whether it did.
     pub(super) fn tail_call(&mut self, e: &'a Node<Expression>, span: Span) -> Result<bool> {
         let Expression::Call(call) = &e.node else {
             return Ok(false);
@@ -211,13 +216,27 @@ impl<'a> Lowerer<'a> {
             return Ok(false);
         };
         let name = id.node.name.as_str();
-        let Some(tail) = &self.frames.last().expect("frame").tail else {
+        if self.binding(name).is_some() {
+            return Ok(false);
+        }
+        let returns = self.frames.last().expect("frame").ret.map(|r| r.1);
+        let mut target = None;
+        for frame in self.frames.iter().rev() {
+            if frame.ret.map(|r| r.1) != returns {
+                break;
+            }
+            if let Some(tail) = frame.tail.as_ref().filter(|t| t.name == name) {
+                target = Some(tail);
+                break;
+            }
+            if !frame.by_tail {
+                break;
+            }
+        }
+        let Some(tail) = target else {
             return Ok(false);
         };
-        if tail.name != name
-            || tail.params.len() != call.node.arguments.len()
-            || self.binding(name).is_some()
-        {
+        if tail.params.len() != call.node.arguments.len() {
             return Ok(false);
         }
         let (start, params) = (tail.start, tail.params.clone());
@@ -268,6 +287,7 @@ impl<'a> Lowerer<'a> {
         call: &'a Node<CallExpression>,
         span: Span,
     ) -> Result<(Term, CType)> {
+        let tail_entry = std::mem::take(&mut self.tail_entry);
         let Expression::Identifier(id) = &call.node.callee.node else {
             return Err(self.unsupported(span, "calls through function pointers"));
         };
@@ -471,6 +491,7 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
+                self.tail_entry = tail_entry;
                 let ret = self.inline(f, name, &args, false)?;
                 Ok(ret.unwrap_or_else(|| self.no_value()))
             }

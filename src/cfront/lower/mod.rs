@@ -164,6 +164,9 @@ struct Lowerer<'a> {
     scopes: Vec<HashMap<String, Binding>>,
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
+    /// The call being lowered is the whole operand of a `return`: the
+    /// function it inlines is entered by a tail call ([`Frame::by_tail`]).
+    tail_entry: bool,
     /// (break target, continue target) of the enclosing loops and
     /// switches (a switch has no continue target of its own).
     loops: Vec<(Loc, Option<Loc>)>,
@@ -256,9 +259,11 @@ struct Frame {
     assigned: std::collections::HashSet<String>,
     /// The assignments `name = value` of the function's body.
     values: Vec<(String, alias::Given)>,
-    /// Where a call of the function itself in tail position goes instead
-    /// of being inlined (`calls.rs`).
+    /// Where a call of the function in tail position goes instead of
+    /// being inlined (`calls.rs`).
     tail: Option<Tail>,
+    /// Whether the caller's `return` returns this call's value as it is.
+    by_tail: bool,
 }
 
 /// A function's body as a loop: its name, the location after its
@@ -404,6 +409,7 @@ fn lower_to_depth(
         scopes: vec![HashMap::new()],
         functions: HashMap::new(),
         active: Vec::new(),
+        tail_entry: false,
         loops: Vec::new(),
         switches: Vec::new(),
         enums: HashMap::new(),

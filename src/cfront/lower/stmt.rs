@@ -183,6 +183,7 @@ impl<'a> Lowerer<'a> {
                     if self.tail_call(e, s.span)? {
                         return Ok(());
                     }
+                    self.tail_entry = matches!(e.node, Expression::Call(_));
                 }
                 let wanted = self.frames.last().expect("frame").ret.map(|r| r.1);
                 let value = match e {

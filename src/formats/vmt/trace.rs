@@ -7,14 +7,16 @@
 //! (and (= x #b0001) (= y true))
 //! ```
 //!
-//! Each step gives the value of every state and input variable.
+//! Each step gives the value of every state and input variable. An array's
+//! value is written as SMT-LIB writes one: stores into a constant array,
+//! `(store ((as const (Array (_ BitVec 32) (_ BitVec 8))) #x00) #x00000003 #x41)`.
 
 use crate::formats::smtlib::lex::{Lexer, Token};
 use crate::formats::{Location, ParseError};
 use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
 use crate::ir::term::print::quote_symbol;
-use crate::ir::term::Rational;
+use crate::ir::term::{Rational, Sort};
 use crate::ir::ts::{Ts, WordTrace};
 use std::collections::HashMap;
 
@@ -26,11 +28,32 @@ pub fn write_trace(ts: &Ts, trace: &WordTrace) -> String {
         let vars = ts.states.iter().map(|s| s.var).zip(&trace.states[k]);
         for (v, value) in vars.chain(ts.inputs.iter().copied().zip(&trace.inputs[k])) {
             let name = quote_symbol(ts.terms.var_name(v).unwrap_or_default());
-            eqs.push(format!("(= {name} {value})"));
+            eqs.push(format!(
+                "(= {name} {})",
+                value_text(value, ts.terms.sort(v))
+            ));
         }
         out += &format!(";; step {k}\n(and {})\n", eqs.join(" "));
     }
     out
+}
+
+/// `value` of `sort` in SMT-LIB syntax.
+fn value_text(value: &Value, sort: &Sort) -> String {
+    match (value, sort) {
+        (Value::Array(a), Sort::Array(index, element)) => {
+            let mut text = format!("((as const {sort}) {})", value_text(&a.default, element));
+            for (i, e) in &a.entries {
+                text = format!(
+                    "(store {text} {} {})",
+                    value_text(i, index),
+                    value_text(e, element)
+                );
+            }
+            text
+        }
+        _ => value.to_string(),
+    }
 }
 
 /// Per step, the state and input values a counterexample text gives.
@@ -39,12 +62,14 @@ pub type PartialTrace = (Vec<Vec<Option<Value>>>, Vec<Vec<Option<Value>>>);
 /// Reads a counterexample text against `ts`.
 pub fn read_trace(file: &str, text: &str, ts: &Ts) -> Result<PartialTrace, ParseError> {
     // Where each variable name goes: (is_state, position).
-    let mut slots: HashMap<&str, (bool, usize)> = HashMap::new();
+    let mut slots: HashMap<&str, (bool, usize, &Sort)> = HashMap::new();
     for (i, s) in ts.states.iter().enumerate() {
-        slots.insert(ts.terms.var_name(s.var).unwrap_or_default(), (true, i));
+        let name = ts.terms.var_name(s.var).unwrap_or_default();
+        slots.insert(name, (true, i, ts.terms.sort(s.var)));
     }
     for (i, &v) in ts.inputs.iter().enumerate() {
-        slots.insert(ts.terms.var_name(v).unwrap_or_default(), (false, i));
+        let name = ts.terms.var_name(v).unwrap_or_default();
+        slots.insert(name, (false, i, ts.terms.sort(v)));
     }
     let body = text
         .split_once("counterexample")
@@ -83,13 +108,13 @@ pub fn read_trace(file: &str, text: &str, ts: &Ts) -> Result<PartialTrace, Parse
             let Some(Token::Symbol(name)) = step(&mut lex, file, first_line)? else {
                 return Err(err(&lex, "expected a variable name".into()));
             };
-            let &(is_state, pos) = slots.get(name).ok_or_else(|| {
+            let &(is_state, pos, sort) = slots.get(name).ok_or_else(|| {
                 err(
                     &lex,
                     format!("`{name}` is not a state or input of the model"),
                 )
             })?;
-            let value = read_value(&mut lex).map_err(|m| err(&lex, m))?;
+            let value = read_value(&mut lex, sort).map_err(|m| err(&lex, m))?;
             if step(&mut lex, file, first_line)? != Some(Token::Close) {
                 return Err(err(&lex, "expected `)` after the value".into()));
             }
@@ -112,35 +137,93 @@ pub fn read_trace(file: &str, text: &str, ts: &Ts) -> Result<PartialTrace, Parse
     Ok((states, inputs))
 }
 
-/// A literal value: Boolean, bit-vector, or (possibly negated) number.
-fn read_value(lex: &mut Lexer<'_>) -> Result<Value, String> {
-    match lex.next()? {
-        Some(Token::Symbol("true")) => Ok(Value::Bool(true)),
-        Some(Token::Symbol("false")) => Ok(Value::Bool(false)),
-        Some(Token::Binary(b)) => Ok(Value::Bv(BvValue::from_binary(b).expect("lexed"))),
-        Some(Token::Hex(h)) => Ok(Value::Bv(
-            BvValue::from_hex(4 * h.len() as u32, h).expect("lexed"),
-        )),
+/// A literal value of `sort`: Boolean, bit-vector, (possibly negated)
+/// number, or an array as stores into a constant array.
+fn read_value(lex: &mut Lexer<'_>, sort: &Sort) -> Result<Value, String> {
+    let v = match lex.next()? {
+        Some(Token::Symbol("true")) => Value::Bool(true),
+        Some(Token::Symbol("false")) => Value::Bool(false),
+        Some(Token::Binary(b)) => Value::Bv(BvValue::from_binary(b).expect("lexed")),
+        Some(Token::Hex(h)) => Value::Bv(BvValue::from_hex(4 * h.len() as u32, h).expect("lexed")),
         Some(Token::Numeral(n) | Token::Decimal(n)) => Rational::parse(n)
             .map(Value::Num)
-            .ok_or_else(|| format!("number `{n}` out of range")),
+            .ok_or_else(|| format!("number `{n}` out of range"))?,
         Some(Token::Open) => {
-            let op = lex.next()?;
-            let a = read_value(lex)?;
-            let v = match (op, a) {
-                (Some(Token::Symbol("-")), Value::Num(r)) => r.checked_neg().map(Value::Num),
-                (Some(Token::Symbol("/")), Value::Num(r)) => match read_value(lex)? {
-                    Value::Num(d) => r.checked_div(d).map(Value::Num),
+            let v = match (lex.next()?, sort) {
+                (Some(Token::Symbol("-")), _) => match read_value(lex, sort)? {
+                    Value::Num(r) => r.checked_neg().map(Value::Num),
                     _ => None,
                 },
+                (Some(Token::Symbol("/")), _) => {
+                    match (read_value(lex, sort)?, read_value(lex, sort)?) {
+                        (Value::Num(r), Value::Num(d)) => r.checked_div(d).map(Value::Num),
+                        _ => None,
+                    }
+                }
+                (Some(Token::Symbol("store")), Sort::Array(index, element)) => {
+                    let Value::Array(a) = read_value(lex, sort)? else {
+                        unreachable!("an array sort reads an array")
+                    };
+                    let i = read_value(lex, index)?;
+                    let e = read_value(lex, element)?;
+                    Some(Value::Array(std::sync::Arc::new(a.store(i, e))))
+                }
+                (Some(Token::Open), Sort::Array(index, element)) => {
+                    // `((as const SORT) default)`
+                    if lex.next()? != Some(Token::Symbol("as"))
+                        || lex.next()? != Some(Token::Symbol("const"))
+                    {
+                        return Err("expected `(as const` for an array".into());
+                    }
+                    skip_sort(lex)?;
+                    if lex.next()? != Some(Token::Close) {
+                        return Err("expected `)` after `(as const SORT`".into());
+                    }
+                    let default = read_value(lex, element)?;
+                    Some(Value::Array(std::sync::Arc::new(
+                        crate::ir::term::eval::ArrayValue::constant(index, default),
+                    )))
+                }
                 _ => None,
             }
-            .ok_or("expected a literal value (arrays are not read from traces)")?;
+            .ok_or_else(|| format!("expected a literal value of sort {sort}"))?;
             match lex.next()? {
-                Some(Token::Close) => Ok(v),
-                _ => Err("expected `)`".into()),
+                Some(Token::Close) => v,
+                _ => return Err("expected `)`".into()),
             }
         }
-        _ => Err("expected a literal value".into()),
+        _ => return Err(format!("expected a literal value of sort {sort}")),
+    };
+    if !value_has_sort(&v, sort) {
+        return Err(format!("expected a value of sort {sort}, found `{v}`"));
+    }
+    Ok(v)
+}
+
+/// Whether `v` is a value of `sort`.
+fn value_has_sort(v: &Value, sort: &Sort) -> bool {
+    match (v, sort) {
+        (Value::Bool(_), Sort::Bool) | (Value::Array(_), Sort::Array(..)) => true,
+        (Value::Bv(b), Sort::BitVec(w)) => b.width() == *w,
+        (Value::Num(r), Sort::Int) => r.is_int(),
+        (Value::Num(_), Sort::Real) => true,
+        _ => false,
+    }
+}
+
+/// Skips one sort (a symbol or a parenthesised sort).
+fn skip_sort(lex: &mut Lexer<'_>) -> Result<(), String> {
+    let mut depth = 0usize;
+    loop {
+        match lex.next()? {
+            Some(Token::Open) => depth += 1,
+            Some(Token::Close) if depth > 0 => depth -= 1,
+            Some(_) if depth > 0 => {}
+            Some(Token::Symbol(_)) => {}
+            _ => return Err("expected a sort".into()),
+        }
+        if depth == 0 {
+            return Ok(());
+        }
     }
 }
