@@ -187,7 +187,12 @@ impl<'a> Lowerer<'a> {
                 }
                 let wanted = self.frames.last().expect("frame").ret.map(|r| r.1);
                 let value = match e {
-                    Some(e) => Some(self.expr_for(e, wanted)?),
+                    Some(e) => {
+                        let value = self.expr_for(e, wanted);
+                        // Consumed by the call's inlining; never by a later call.
+                        self.tail_entry = false;
+                        Some(value?)
+                    }
                     None => None,
                 };
                 let frame = self.frames.last().expect("frame");
