@@ -325,6 +325,14 @@ int odd(int n, int k) { if (n <= 0) return -k; return even(n - 1, k - 1); }
 int f(int x) { return even(x + 14, x); }",
         inputs: -3..=3,
     },
+    Case {
+        name: "a call in tail position whose way back passes a plain call is inlined",
+        source: "int f(int n);
+int g(int n) { if (n <= 0) return 0; return f(n - 1); }
+int h(int n) { int r = g(n); return r + 100; }
+int f(int n) { if (n <= 0) return 7; return h(n - 1); }",
+        inputs: 0..=3,
+    },
 ];
 
 const HEAP_LOOPS: Case = Case {
