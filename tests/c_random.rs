@@ -264,7 +264,9 @@ impl Gen {
         }
     }
 
-    /// The body shared by gcc's harness and invar's program: declarations
+    /// The body shared by gcc's harness and invar's program (a fresh heap
+    /// object is written before it is read: its contents are arbitrary,
+    /// where gcc's `malloc` tends to give zeros): declarations
     /// (after `a` and `b`), statements, and a final check.
     fn body(&mut self) -> String {
         let mut out = format!(
@@ -284,7 +286,8 @@ impl Gen {
                 out,
                 "int t = {}; struct pt st = {{ {}u, {} }}, st2; st2 = st; st2.c = 9;\n\
                  unsigned *p = {}; struct pt *q = &st;\n\
-                 struct pt *hp = (struct pt *) malloc(sizeof(struct pt)); hp->u = {}; hp->c = 1;",
+                 struct pt *hp = (struct pt *) malloc(sizeof(struct pt)); hp->u = 0u; hp->c = 1; \
+                 hp->u ^= {};",
                 [3, -7, 1000, 46341][self.below(4) as usize],
                 self.below(6),
                 self.below(6),
