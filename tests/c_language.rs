@@ -657,3 +657,53 @@ int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A counterexample shows what pointers point to in C terms (`p->next`,
+/// `*c`), read from the heap's regions at the step, not as array internals.
+/// The values are the ones gcc computes for the same list.
+#[test]
+fn traces_show_pointers_in_c_terms() {
+    let dir = std::env::temp_dir().join(format!("invar-c-views-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = "struct node { int data; struct node *next; };
+int sum(void) {
+  struct node *head = 0;
+  for (int i = 0; i < 2; i++) {
+    struct node *n = (struct node *) malloc(sizeof(struct node));
+    n->data = 5 - 7 * i;
+    n->next = head;
+    head = n;
+  }
+  int *c = (int *) malloc(sizeof(int));
+  *c = head->data + head->next->data;
+  return *c * 1000 + head->data;
+}
+";
+    let gcc = common::gcc_run(
+        &dir,
+        "views",
+        &format!("#include <stdio.h>\n#include <stdlib.h>\n{build}int main(void) {{ printf(\"%d\", sum()); return 0; }}\n"),
+        &[],
+    );
+    assert_eq!(gcc.trim(), "2998", "gcc: {gcc}");
+    let program = format!(
+        "extern void reach_error(void);\nextern void *malloc(unsigned long);\n{}\
+         int main(void) {{ if (sum() == 2998) reach_error(); return 0; }}\n",
+        build.replace(
+            "return *c * 1000 + head->data;",
+            "if (*c == 3 && head->data == -2) reach_error();\n  return 0;"
+        )
+    );
+    let (got, detail) = common::check_c(&program, &dir.join("views.c"), &["--timeout", "60"]);
+    assert_eq!(got, "false", "{detail}");
+    let last = detail
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("step "))
+        .unwrap_or("");
+    for shown in ["->data=-2 ", "->next=obj1+0", "*c#"] {
+        assert!(last.contains(shown), "`{shown}` missing: {last}");
+    }
+    assert!(last.contains("=3 "), "{last}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -84,12 +84,16 @@ const STRETCH: usize = 8;
 /// One step of [`c_trace`]: its location and the program's variables.
 fn c_step(model: &ProgramModel, states: &[Value], k: usize, label: &str) -> String {
     let ts = &model.ts;
+    let at: std::collections::HashMap<_, _> = (ts.states.iter().zip(states))
+        .map(|(s, v)| (s.var, v))
+        .collect();
     // States: pc, valid, then the program variables in order.
     let values: Vec<String> = (ts.states.iter().zip(states))
         .skip(2)
         .map(|(s, v)| {
             let name = ts.terms.var_name(s.var).unwrap_or("?");
             match (v, model.program.types.get(&s.var)) {
+                (Value::Bv(b), Some(ty)) if ty.is_pointer() => c_pointer(model, &at, name, b, ty),
                 (Value::Bv(b), Some(ty)) => format!("{name}={}", c_value(b, ty.signed)),
                 (Value::Array(a), _) => {
                     let signed =
@@ -102,6 +106,55 @@ fn c_step(model: &ProgramModel, states: &[Value], k: usize, label: &str) -> Stri
         })
         .collect();
     format!("step {k}: {label}: {}\n", values.join(" "))
+}
+
+/// A pointer's value in C terms: `NULL`, or the object's number and the
+/// byte offset (`obj2+8`), followed by what a dereference reads there
+/// (`p->next=obj3+0 p->data=5`, `*q=7`) where the program dereferences
+/// pointers of its type.
+fn c_pointer(
+    model: &ProgramModel,
+    at: &std::collections::HashMap<invar::ir::term::Term, &Value>,
+    name: &str,
+    b: &invar::ir::bv::BvValue,
+    ty: &invar::cfront::types::CType,
+) -> String {
+    let Some(bits) = b.to_u64() else {
+        return format!("{name}=#b{}", b.to_binary());
+    };
+    if bits == 0 {
+        return format!("{name}=NULL");
+    }
+    let mut out = format!("{name}=obj{}+{}", bits & 0xffff_ffff, bits >> 32);
+    if name.starts_with("tmp#") || name.starts_with("malloc#") {
+        // The lowering's own copies: their targets show under the
+        // program's names.
+        return out;
+    }
+    let views = ty.pointee.and_then(|n| model.program.views.get(&n));
+    for (path, region) in views.into_iter().flatten() {
+        let Some(Value::Array(a)) = at.get(region) else {
+            continue;
+        };
+        let element = a.get(&Value::Bv(b.clone()));
+        let shown = if path.is_empty() {
+            format!("*{name}")
+        } else {
+            format!("{name}->{}", path.trim_start_matches('.'))
+        };
+        let element_type = model.program.element_types.get(region);
+        let text = match element {
+            Value::Bv(e) if element_type.is_some_and(|t| t.is_pointer()) => match e.to_u64() {
+                Some(0) => "NULL".to_string(),
+                Some(e) => format!("obj{}+{}", e & 0xffff_ffff, e >> 32),
+                None => format!("#b{}", e.to_binary()),
+            },
+            Value::Bv(e) => c_value(e, element_type.is_some_and(|t| t.signed)),
+            other => other.to_string(),
+        };
+        out += &format!(" {shown}={text}");
+    }
+    out
 }
 
 /// The task an SV-COMP witness describes: the program `file` as given, the

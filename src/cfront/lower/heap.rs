@@ -226,6 +226,12 @@ impl<'a> Lowerer<'a> {
             self.element_types.insert(var, ty);
             leaves.push(var);
         }
+        let mut paths = Vec::new();
+        layout.leaf_names("", &mut paths);
+        self.views.insert(
+            kind - 1,
+            paths.into_iter().zip(leaves.iter().copied()).collect(),
+        );
         let leaves: Rc<[Term]> = leaves.into();
         self.heap(span)?.regions.insert(kind, leaves.clone());
         Ok(leaves)

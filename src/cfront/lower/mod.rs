@@ -35,6 +35,11 @@ pub struct Program {
     pub types: HashMap<Term, CType>,
     /// The element type of each array kept whole (one SMT array variable).
     pub element_types: HashMap<Term, CType>,
+    /// What a dereference of a pointer reads, by the pointer type's number
+    /// ([`CType::pointee`]): each scalar leaf's path in C (`.next`,
+    /// `.data[2]`, empty for a scalar) and its region array, indexed by the
+    /// pointer. Traces show `p->next` through it.
+    pub views: HashMap<u32, Vec<(String, Term)>>,
     /// Under `--int` with [`super::Options::overflow_flag`]: the Bool
     /// variable set by an assignment outside the assigned variable's range.
     pub overflow: Option<Term>,
@@ -161,6 +166,7 @@ struct Lowerer<'a> {
     cfa: Cfa,
     types: HashMap<Term, CType>,
     element_types: HashMap<Term, CType>,
+    views: HashMap<u32, Vec<(String, Term)>>,
     scopes: Vec<HashMap<String, Binding>>,
     functions: HashMap<String, &'a FunctionDefinition>,
     active: Vec<String>,
@@ -406,6 +412,7 @@ fn lower_to_depth(
         cfa,
         types: HashMap::new(),
         element_types: HashMap::new(),
+        views: HashMap::new(),
         scopes: vec![HashMap::new()],
         functions: HashMap::new(),
         active: Vec::new(),
@@ -488,6 +495,7 @@ fn lower_to_depth(
         cfa: l.cfa,
         types: l.types,
         element_types: l.element_types,
+        views: l.views,
         overflow: l.overflow,
         out_of_bounds: l.out_of_bounds,
         cut: l.cut,
