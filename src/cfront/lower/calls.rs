@@ -125,6 +125,8 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let Some(base) = self.declared_layout(&p.node.specifiers, p.span)? else {
+                // Not bound, so a tail call could not give it a value.
+                scalars = None;
                 continue;
             };
             let layout = self.object_layout(base, &shape, p.span)?;
