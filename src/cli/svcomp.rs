@@ -122,10 +122,10 @@ fn c_pointer(
     let Some(bits) = b.to_u64() else {
         return format!("{name}=#b{}", b.to_binary());
     };
+    let mut out = format!("{name}={}", pointer_text(bits));
     if bits == 0 {
-        return format!("{name}=NULL");
+        return out;
     }
-    let mut out = format!("{name}=obj{}+{}", bits & 0xffff_ffff, bits >> 32);
     if name.starts_with("tmp#") || name.starts_with("malloc#") {
         // The lowering's own copies: their targets show under the
         // program's names.
@@ -145,8 +145,7 @@ fn c_pointer(
         let element_type = model.program.element_types.get(region);
         let text = match element {
             Value::Bv(e) if element_type.is_some_and(|t| t.is_pointer()) => match e.to_u64() {
-                Some(0) => "NULL".to_string(),
-                Some(e) => format!("obj{}+{}", e & 0xffff_ffff, e >> 32),
+                Some(e) => pointer_text(e),
                 None => format!("#b{}", e.to_binary()),
             },
             Value::Bv(e) => c_value(e, element_type.is_some_and(|t| t.signed)),
@@ -155,6 +154,15 @@ fn c_pointer(
         out += &format!(" {shown}={text}");
     }
     out
+}
+
+/// A pointer's 64 bits (object number low, byte offset high) as `NULL`
+/// or `objN+OFFSET`.
+fn pointer_text(bits: u64) -> String {
+    match bits {
+        0 => "NULL".to_string(),
+        _ => format!("obj{}+{}", bits & 0xffff_ffff, bits >> 32),
+    }
 }
 
 /// The task an SV-COMP witness describes: the program `file` as given, the

@@ -7,10 +7,9 @@
 
 use super::{SmtResult, SmtSolver};
 use crate::formats::smtlib::{Command, ScriptReader};
-use crate::ir::bv::BvValue;
 use crate::ir::term::eval::Value;
 use crate::ir::term::print::Printer;
-use crate::ir::term::{Op, Rational, Sort, Term, Terms};
+use crate::ir::term::{Op, Sort, Term, Terms};
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -454,48 +453,9 @@ fn escape(s: &str) -> String {
     s.replace('"', "\"\"")
 }
 
-/// A value in SMT-LIB syntax.
+/// A value in SMT-LIB syntax, its sort read off the value.
 pub fn value_text(v: &Value) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Bv(b) => bv_text(b),
-        Value::Num(r) => number_text(*r),
-        Value::Array(a) => {
-            let sort = index_sort(a);
-            let mut text = format!(
-                "((as const (Array {sort} {})) {})",
-                value_sort(&a.default),
-                value_text(&a.default)
-            );
-            for (i, e) in &a.entries {
-                text = format!("(store {text} {} {})", value_text(i), value_text(e));
-            }
-            text
-        }
-    }
-}
-
-fn bv_text(b: &BvValue) -> String {
-    let w = b.width();
-    let bits: String = (0..w)
-        .rev()
-        .map(|i| if b.bit(i) { '1' } else { '0' })
-        .collect();
-    format!("#b{bits}")
-}
-
-fn number_text(r: Rational) -> String {
-    let (n, d) = (r.numer(), r.denom());
-    let magnitude = if d == 1 {
-        n.unsigned_abs().to_string()
-    } else {
-        format!("(/ {} {})", n.unsigned_abs(), d)
-    };
-    if n < 0 {
-        format!("(- {magnitude})")
-    } else {
-        magnitude
-    }
+    v.smtlib(&value_sort(v))
 }
 
 fn value_sort(v: &Value) -> Sort {

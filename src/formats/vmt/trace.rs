@@ -28,32 +28,11 @@ pub fn write_trace(ts: &Ts, trace: &WordTrace) -> String {
         let vars = ts.states.iter().map(|s| s.var).zip(&trace.states[k]);
         for (v, value) in vars.chain(ts.inputs.iter().copied().zip(&trace.inputs[k])) {
             let name = quote_symbol(ts.terms.var_name(v).unwrap_or_default());
-            eqs.push(format!(
-                "(= {name} {})",
-                value_text(value, ts.terms.sort(v))
-            ));
+            eqs.push(format!("(= {name} {})", value.smtlib(ts.terms.sort(v))));
         }
         out += &format!(";; step {k}\n(and {})\n", eqs.join(" "));
     }
     out
-}
-
-/// `value` of `sort` in SMT-LIB syntax.
-fn value_text(value: &Value, sort: &Sort) -> String {
-    match (value, sort) {
-        (Value::Array(a), Sort::Array(index, element)) => {
-            let mut text = format!("((as const {sort}) {})", value_text(&a.default, element));
-            for (i, e) in &a.entries {
-                text = format!(
-                    "(store {text} {} {})",
-                    value_text(i, index),
-                    value_text(e, element)
-                );
-            }
-            text
-        }
-        _ => value.to_string(),
-    }
 }
 
 /// Per step, the state and input values a counterexample text gives.

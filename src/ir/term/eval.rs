@@ -161,8 +161,27 @@ impl Value {
     }
 }
 
+impl Value {
+    /// The value of `sort` in SMT-LIB syntax; an array as stores into a
+    /// constant array, `(store ((as const (Array (_ BitVec 2) Bool)) false)
+    /// #b01 true)` (the sort names the constant array, which the value
+    /// alone cannot when it has no entries).
+    pub fn smtlib(&self, sort: &Sort) -> String {
+        match (self, sort) {
+            (Value::Array(a), Sort::Array(index, element)) => {
+                let mut text = format!("((as const {sort}) {})", a.default.smtlib(element));
+                for (i, e) in &a.entries {
+                    text = format!("(store {text} {} {})", i.smtlib(index), e.smtlib(element));
+                }
+                text
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Value {
-    /// SMT-LIB syntax.
+    /// SMT-LIB syntax for scalars.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
