@@ -390,6 +390,96 @@ fn arrays_are_scalarized_and_out_of_bounds_ends_the_execution() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The explicit search (`--engine explicit`) where the run is not
+/// determined: Bresenham's loop (nla-digbench's invariant is polynomial,
+/// `2Yx - 2xy - X + 2Y - v + 2y = 0` at the exit) with both inputs confined
+/// to [0, 5] by assumptions has a few hundred states, each input pair
+/// enumerated by the solver at the step that confines it. gcc runs the loop
+/// on every pair: the polynomial claim holds on all 36 (true, proved by the
+/// listed states' invariant), a claim about `y` fails on some (false, the
+/// trace replayed), and the same loop with X unconfined is left unknown
+/// rather than listed.
+#[test]
+fn explicit_search_lists_the_states_of_inputs_in_small_ranges() {
+    let tmp = std::env::temp_dir().join(format!("invar-search-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let run = |claim: &str| {
+        format!(
+            "int run(int X, int Y) {{
+  int v = 2 * Y - X, x = 0, y = 0;
+  while (x <= X) {{
+    if (v < 0) v = v + 2 * Y; else {{ v = v + 2 * (Y - X); y++; }}
+    x++;
+  }}
+  return {claim};
+}}
+"
+        )
+    };
+    let cases = [
+        (
+            "2*Y*x - 2*x*y - X + 2*Y - v + 2*y == 0",
+            "X >= 0 && X <= 5",
+            0,
+            "true",
+        ),
+        ("y <= 4 || X < 5", "X >= 0 && X <= 5", 2, "false"),
+        (
+            "2*Y*x - 2*x*y - X + 2*Y - v + 2*y == 0",
+            "X >= 0",
+            0,
+            "unknown",
+        ),
+    ];
+    for (i, (claim, range, expected_failures, expected)) in cases.into_iter().enumerate() {
+        let harness = format!(
+            "#include <stdio.h>\n{}int main(void) {{ int bad = 0;\n\
+             for (int X = 0; X <= 5; X++) for (int Y = 0; Y <= 5; Y++) bad += !run(X, Y);\n\
+             printf(\"%d\\n\", bad); return 0; }}\n",
+            run(claim)
+        );
+        let failures: usize = common::gcc_run(&tmp, &format!("h{i}"), &harness, &["-O1"])
+            .trim()
+            .parse()
+            .unwrap();
+        assert_eq!(failures, expected_failures, "{claim}");
+        let program = format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void abort(void);\n\
+             void reach_error(void) {{}}\n{}int main(void) {{\n\
+             int X = __VERIFIER_nondet_int(); if (!({range})) abort();\n\
+             int Y = __VERIFIER_nondet_int(); if (!(Y >= 0 && Y <= 5)) abort();\n\
+             if (!run(X, Y)) {{ reach_error(); }}\n  return 0;\n}}\n",
+            run(claim)
+        );
+        let path = tmp.join(format!("p{i}.c"));
+        std::fs::write(&path, &program).unwrap();
+        let out = invar(&[
+            "check",
+            path.to_str().unwrap(),
+            "--engine",
+            "explicit",
+            "--timeout",
+            // Unknown runs the tests after the search to the limit.
+            if expected == "unknown" { "3" } else { "30" },
+            "-v",
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let code = match expected {
+            "true" => 20,
+            "false" => 10,
+            _ => 0,
+        };
+        assert_eq!(out.status.code(), Some(code), "{claim}: {stdout}{stderr}");
+        match expected {
+            "true" => assert!(stderr.contains("the search ends after"), "{stderr}"),
+            "unknown" => assert!(stderr.contains("successors"), "{stderr}"),
+            _ => {}
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
 /// Explicit execution (`--engine explicit`): gcd_4 computes gcd(63, 18)
 /// with no input, so its one run proves it, and the states of that run
 /// are the invariant the certificate checker confirms; sum02-1 fails only

@@ -188,20 +188,21 @@ pub fn check_certificate(
     };
     match source_names.len() {
         0 => groups.push(whole_consecution()),
-        // Listed states (an explicit run's): the transition once, then a
-        // query from each state; the runner puts the state's values into
-        // the next state's definitions, which fold.
+        // Listed states (an explicit run's): the transition and ¬INV of
+        // the next state once, then a query from each state. Asserted per
+        // query, ¬INV over 3,203 states was encoded 3,203 times, and the
+        // check took minutes; once, each query is the state's values
+        // propagated through the transition into a conflict.
         n if !by_value => groups.push(Group {
-            common: format!("(assert {})\n", u.trans(0)),
+            common: format!(
+                "(assert {})\n(assert (not {}))\n",
+                u.trans(0),
+                apply(CERTIFICATE, 1)
+            ),
             cases: (source_names.iter().enumerate())
                 .map(|(i, name)| {
                     let what = format!("consecution, from case {} of {n}", i + 1);
-                    let query = format!(
-                        "(assert {})\n(assert (not {}))\n",
-                        apply(name, 0),
-                        apply(CERTIFICATE, 1)
-                    );
-                    (what, query)
+                    (what, format!("(assert {})\n", apply(name, 0)))
                 })
                 .collect(),
         }),

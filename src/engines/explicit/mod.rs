@@ -44,6 +44,8 @@ use crate::ir::term::normalize::Normalizer;
 use crate::ir::term::{Op, Sort, Term, Terms};
 use crate::ir::ts::{Ts, WordTrace};
 use crate::smt::{self, SmtResult};
+
+mod search;
 use crate::util::budget::Budget;
 use crate::util::rng::Rng;
 use std::collections::{HashMap, HashSet};
@@ -59,6 +61,9 @@ pub struct ExplicitOptions {
     pub max_test_steps: u64,
     /// Whether to start with the run on unknown values.
     pub determined: bool,
+    /// The most states of the search that follows a run that is not
+    /// determined (`search`); 0 skips it.
+    pub search_states: usize,
     /// Whether to test when the run is not determined.
     pub tests: bool,
 }
@@ -74,6 +79,11 @@ impl Default for ExplicitOptions {
             // microsecond per step, so a capped run wastes at most a second.
             max_test_steps: 1 << 20,
             determined: true,
+            // The certificate checker confirms a listed state in about
+            // 20 ms where the transition multiplies (bresenham with both
+            // inputs in [1, 10]: 3,202 states, 70 s); more states than
+            // this would not be confirmed within a quarter of a minute.
+            search_states: 1_500,
             tests: true,
         }
     }
@@ -406,6 +416,28 @@ impl<'a> Machine<'a> {
             (Some(fast), Some(d)) => walk.execute(fast, Some(d), cap, seen, path),
             (_, d) => walk.execute(&mut self.values, d, cap, seen, path),
         }
+    }
+}
+
+impl Machine<'_> {
+    /// Each edge from `loc` and what it does to `state` on the evaluator:
+    /// the next state, `None` where it blocks, or why it cannot tell.
+    fn step(&mut self, loc: Loc, state: &State) -> Vec<(usize, Result<Option<State>, Stop>)> {
+        let walk = Walk {
+            cfa: self.cfa,
+            outgoing: &self.outgoing,
+            position: &self.position,
+            budget: self.budget,
+            steps: &mut self.steps,
+        };
+        let values = &mut self.values;
+        (walk.outgoing[loc.0 as usize].iter())
+            .map(|&k| {
+                let mut next = state.clone();
+                let r = walk.run(values, &walk.cfa.edges[k].command, &mut next, None);
+                (k, r.map(|ok| ok.then_some(next)))
+            })
+            .collect()
     }
 }
 
@@ -863,7 +895,7 @@ fn determined_run(
     tracing: &Budget,
     stats: &mut ExplicitStats,
     progress: &mut dyn FnMut(&str),
-) -> Option<InvariantVerdict> {
+) -> Result<InvariantVerdict, bool> {
     let cfa = machine.cfa;
     let mut seen = Vec::new();
     let mut path = Vec::new();
@@ -876,25 +908,25 @@ fn determined_run(
                 "the run is determined and ends safely after {} states",
                 seen.len()
             ));
-            Some(invariant(cfa, ts, &seen))
+            Ok(invariant(cfa, ts, &seen))
         }
         Ok(End::Error) => {
             progress(&format!(
                 "the run is determined and reaches the error in {} steps",
                 path.len()
             ));
-            Some(trace_verdict(cfa, ts, &path, backend, tracing, stats))
+            Ok(trace_verdict(cfa, ts, &path, backend, tracing, stats))
         }
         Err(Stop::Limit) => {
             progress(&format!(
                 "the run is determined but longer than {} states",
                 options.max_states
             ));
-            None
+            Err(false)
         }
         Err(Stop::Undetermined(why)) => {
             progress(&format!("the run is not determined: {why}"));
-            None
+            Err(true)
         }
         Err(Stop::Nondeterministic(l)) => {
             progress(&format!(
@@ -903,7 +935,7 @@ fn determined_run(
                     .get(l.0 as usize)
                     .map_or("a choice", |s| s.as_str())
             ));
-            None
+            Err(true)
         }
     }
 }
@@ -924,7 +956,7 @@ pub fn check(
     let start = Instant::now();
     let mut stats = ExplicitStats::default();
     let mut machine = Machine::new(cfa, budget, options.tests);
-    let verdict = options.determined.then(|| {
+    if options.determined {
         let run = determined_run(
             &mut machine,
             ts,
@@ -935,11 +967,37 @@ pub fn check(
             progress,
         );
         stats.steps = machine.steps;
-        run
-    });
-    if let Some(Some(v)) = verdict {
-        stats.time = start.elapsed();
-        return (v, stats);
+        let searched = match run {
+            Ok(v) => Some(v),
+            Err(true) if options.search_states > 0 => {
+                match search::search(
+                    &mut machine,
+                    ts,
+                    options.search_states,
+                    backend,
+                    (budget, tracing),
+                    &mut stats,
+                ) {
+                    Ok(v) => {
+                        progress(&format!(
+                            "the search ends after {} states ({} SMT checks)",
+                            stats.states, stats.smt_steps
+                        ));
+                        Some(v)
+                    }
+                    Err(why) => {
+                        progress(&format!("the search gives up: {why}"));
+                        None
+                    }
+                }
+            }
+            Err(_) => None,
+        };
+        stats.steps = machine.steps;
+        if let Some(v) = searched {
+            stats.time = start.elapsed();
+            return (v, stats);
+        }
     }
     // Test runs collect no states.
     let mut seen = Vec::new();
