@@ -314,7 +314,9 @@ impl Store for Values<'_> {
                 },
             }
         }
-        self.ev.eval_ordered(&cone).ok()
+        // Lazily: an `ite` reads only its taken branch (a small array's
+        // read at a known index, whatever its out-of-bounds value).
+        self.ev.eval_lazy(t).ok()
     }
 
     fn guard(&mut self, g: Term, state: &[Option<Value>], position: &[u32]) -> Option<bool> {

@@ -301,6 +301,103 @@ impl<'a> Evaluator<'a> {
         Ok(self.values[root.index()].clone().expect("evaluated above"))
     }
 
+    /// The value of `root`, evaluating only what decides it: an `ite`'s
+    /// branch that its condition does not take, and the arguments of an
+    /// `and`/`or` after one that decides it, are not read. A variable
+    /// without a value there is no error: a read of a small array
+    /// (`d[x]`, an `ite` over its elements ending in an out-of-bounds
+    /// value no run fixes) has a value wherever the index is known.
+    pub fn eval_lazy(&mut self, root: Term) -> Result<Value, EvalError> {
+        use std::collections::HashMap;
+        let terms = self.terms;
+        let mut failed: HashMap<Term, EvalError> = HashMap::new();
+        let mut stack = vec![root];
+        let known = |me: &Self, t: Term| me.values[t.index()].is_some();
+        while let Some(&t) = stack.last() {
+            if known(self, t) || failed.contains_key(&t) {
+                stack.pop();
+                continue;
+            }
+            let args = terms.args(t);
+            let fail = |failed: &HashMap<Term, EvalError>, a: Term| failed.get(&a).cloned();
+            match terms.op(t) {
+                Op::Ite => {
+                    let c = args[0];
+                    if let Some(e) = fail(&failed, c) {
+                        failed.insert(t, e);
+                        continue;
+                    }
+                    let Some(cv) = self.values[c.index()].as_ref() else {
+                        stack.push(c);
+                        continue;
+                    };
+                    let taken = match cv.as_bool() {
+                        Some(true) => args[1],
+                        _ => args[2],
+                    };
+                    if let Some(e) = fail(&failed, taken) {
+                        failed.insert(t, e);
+                        continue;
+                    }
+                    match self.values[taken.index()].clone() {
+                        Some(v) => self.values[t.index()] = Some(v),
+                        None => stack.push(taken),
+                    }
+                }
+                op @ (Op::And | Op::Or) => {
+                    let absorbing = matches!(op, Op::Or);
+                    let mut next = None;
+                    let mut error = None;
+                    let mut decided = false;
+                    for &a in args {
+                        match self.values[a.index()].as_ref().and_then(Value::as_bool) {
+                            Some(b) if b == absorbing => {
+                                decided = true;
+                                break;
+                            }
+                            Some(_) => {}
+                            None => match fail(&failed, a) {
+                                Some(e) => error = error.or(Some(e)),
+                                None => next = next.or(Some(a)),
+                            },
+                        }
+                    }
+                    if decided {
+                        self.values[t.index()] = Some(Value::Bool(absorbing));
+                    } else if let Some(a) = next {
+                        stack.push(a);
+                    } else if let Some(e) = error {
+                        failed.insert(t, e);
+                    } else {
+                        self.values[t.index()] = Some(Value::Bool(!absorbing));
+                    }
+                }
+                _ => {
+                    if let Some(e) = args.iter().find_map(|&a| fail(&failed, a)) {
+                        failed.insert(t, e);
+                        continue;
+                    }
+                    let missing: Vec<Term> =
+                        args.iter().copied().filter(|&a| !known(self, a)).collect();
+                    if !missing.is_empty() {
+                        stack.extend(missing);
+                        continue;
+                    }
+                    match self.apply(t) {
+                        Ok(v) => self.values[t.index()] = Some(v),
+                        Err(e) => {
+                            failed.insert(t, e);
+                        }
+                    }
+                }
+            }
+        }
+        match failed.remove(&root) {
+            Some(e) => Err(e),
+            None => Ok(self.values[root.index()].clone().expect("evaluated above")),
+        }
+    }
+
     fn arg(&self, t: Term, i: usize) -> &Value {
         let a = self.terms.args(t)[i];
         self.values[a.index()]
@@ -535,6 +632,37 @@ mod tests {
 
     fn bv(w: u32, v: u64) -> Value {
         Value::Bv(BvValue::from_u64(w, v))
+    }
+
+    /// `eval_lazy` reads an `ite`'s taken branch only and stops an
+    /// `and`/`or` at its deciding argument; a value it needs and lacks is
+    /// still an error. Checked by hand: with i = 1, `ite(i = 0, a, b)` is
+    /// b = 7 whatever a; with i = 0 it needs a, which has no value.
+    #[test]
+    fn lazy_evaluation_reads_only_what_decides() {
+        let mut terms = Terms::new();
+        let (i, a, b) = (
+            terms.var("i", Sort::BitVec(4)),
+            terms.var("a", Sort::BitVec(4)),
+            terms.var("b", Sort::BitVec(4)),
+        );
+        let zero = terms.bv(BvValue::from_u64(4, 0));
+        let at0 = terms.eq(i, zero);
+        let read = terms.mk(Op::Ite, &[at0, a, b]);
+        let a_zero = terms.eq(a, zero);
+        let stop = terms.and_all(&[at0, a_zero]);
+        let go = terms.or_all(&[a_zero, at0]);
+        for (iv, read_v, stop_v, go_v) in [
+            (1, Some(bv(4, 7)), Some(Value::Bool(false)), None),
+            (0, None, None, Some(Value::Bool(true))),
+        ] {
+            let mut ev = Evaluator::new(&terms);
+            ev.set(i, bv(4, iv));
+            ev.set(b, bv(4, 7));
+            assert_eq!(ev.eval_lazy(read).ok(), read_v, "i = {iv}");
+            assert_eq!(ev.eval_lazy(stop).ok(), stop_v, "i = {iv}");
+            assert_eq!(ev.eval_lazy(go).ok(), go_v, "i = {iv}");
+        }
     }
 
     #[test]
