@@ -972,14 +972,30 @@ pub fn check(
         let searched = match run {
             Ok(v) => Some(v),
             Err(true) if options.search_states > 0 => {
+                // Where tests follow, the search leaves them half the time:
+                // a search that gives up (too many states or successors)
+                // must not cost the bugs the tests find.
+                let searching = match (options.tests, budget.deadline()) {
+                    (true, Some(d)) => {
+                        budget.narrowed(d.saturating_duration_since(Instant::now()) / 2)
+                    }
+                    _ => budget.clone(),
+                };
                 match search::search(
                     &mut machine,
                     ts,
                     options.search_states,
                     backend,
-                    (budget, tracing),
+                    (&searching, tracing),
                     &mut stats,
                 ) {
+                    // A path whose trace cannot be built (a start value
+                    // the search pinned where the encoded system's trace
+                    // starts from defaults) leaves the bug to the tests.
+                    Ok(InvariantVerdict::Unknown(why)) => {
+                        progress(&format!("the search's path gives no trace: {why}"));
+                        None
+                    }
                     Ok(v) => {
                         progress(&format!(
                             "the search ends after {} states ({} SMT checks)",
