@@ -407,24 +407,17 @@ impl<'a> Machine<'a> {
         seen: &mut Vec<(Loc, State)>,
         path: Option<&mut Vec<(usize, State)>>,
     ) -> Result<End, Stop> {
-        let walk = Walk {
-            cfa: self.cfa,
-            outgoing: &self.outgoing,
-            position: &self.position,
-            budget: self.budget,
-            steps: &mut self.steps,
-        };
-        match (&mut self.fast, draws) {
+        let (walk, values, fast) = self.parts();
+        match (fast, draws) {
             (Some(fast), Some(d)) => walk.execute(fast, Some(d), cap, seen, path),
-            (_, d) => walk.execute(&mut self.values, d, cap, seen, path),
+            (_, d) => walk.execute(values, d, cap, seen, path),
         }
     }
 }
 
-impl Machine<'_> {
-    /// Each edge from `loc` and what it does to `state` on the evaluator:
-    /// the next state, `None` where it blocks, or why it cannot tell.
-    fn step(&mut self, loc: Loc, state: &State) -> Vec<(usize, Result<Option<State>, Stop>)> {
+impl<'a> Machine<'a> {
+    /// The run's view of the machine and its two stores, borrowed apart.
+    fn parts(&mut self) -> (Walk<'_>, &mut Values<'a>, &mut Option<Fast>) {
         let walk = Walk {
             cfa: self.cfa,
             outgoing: &self.outgoing,
@@ -432,7 +425,13 @@ impl Machine<'_> {
             budget: self.budget,
             steps: &mut self.steps,
         };
-        let values = &mut self.values;
+        (walk, &mut self.values, &mut self.fast)
+    }
+
+    /// Each edge from `loc` and what it does to `state` on the evaluator:
+    /// the next state, `None` where it blocks, or why it cannot tell.
+    fn step(&mut self, loc: Loc, state: &State) -> Vec<(usize, Result<Option<State>, Stop>)> {
+        let (walk, values, _) = self.parts();
         (walk.outgoing[loc.0 as usize].iter())
             .map(|&k| {
                 let mut next = state.clone();
