@@ -71,8 +71,14 @@ fn run_with(sample: &Sample, timeout: &str, options: &[&str]) -> Result<&'static
         (e, v) => return Err(format!("{name}: expected {e}, got {v}")),
     }
     if verdict == "unsafe" {
-        let witness =
-            std::env::temp_dir().join(format!("invar-sample-{}-{name}.wit", std::process::id()));
+        // Tests in this file run in parallel threads of one process and
+        // check the same samples: the path names the call, not the process.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let witness = std::env::temp_dir().join(format!(
+            "invar-sample-{}-{call}-{name}.wit",
+            std::process::id()
+        ));
         std::fs::write(&witness, &out.stdout).unwrap();
         let w = witness.to_str().unwrap();
         let sim = Command::new(env!("CARGO_BIN_EXE_invar"))
@@ -81,8 +87,9 @@ fn run_with(sample: &Sample, timeout: &str, options: &[&str]) -> Result<&'static
             .unwrap();
         if sim.status.code() != Some(0) {
             return Err(format!(
-                "{name}: invar sim rejects the witness: {}",
-                String::from_utf8_lossy(&sim.stdout)
+                "{name}: invar sim rejects the witness: {}{}",
+                String::from_utf8_lossy(&sim.stdout),
+                String::from_utf8_lossy(&sim.stderr)
             ));
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/aigsim.py");
@@ -93,8 +100,9 @@ fn run_with(sample: &Sample, timeout: &str, options: &[&str]) -> Result<&'static
             .unwrap();
         if py.status.code() != Some(0) {
             return Err(format!(
-                "{name}: aigsim.py rejects the witness: {}",
-                String::from_utf8_lossy(&py.stdout)
+                "{name}: aigsim.py rejects the witness: {}{}",
+                String::from_utf8_lossy(&py.stdout),
+                String::from_utf8_lossy(&py.stderr)
             ));
         }
         let _ = std::fs::remove_file(&witness);
