@@ -311,6 +311,36 @@ int f(int x) {
         inputs: -3..=3,
     },
     Case {
+        name: "heap: an allocation wrapper (calloc of its parameter, returned as `void *`), \
+               members' addresses compared and passed",
+        source: "void *calloc(unsigned long, unsigned long);
+struct node { int key; struct node *next; int val; };
+void *zalloc(int size, int flags) { (void) flags; return calloc(1, size); }
+int same(struct node **a, struct node **b) { return a == b; }
+int f(int x) {
+  struct node *p = zalloc(sizeof(struct node), 1);
+  struct node *q;
+  q = zalloc(sizeof(*q), 0);
+  p->next = q;
+  q->key = x;
+  int *k = &p->val;
+  struct node **n = &p->next;
+  int r = (p->val + q->val) * 1000 + same(n, &p->next) * 100 + same(n, &q->next) * 10;
+  return r + p->next->key + (k == &p->val) + (k != &q->val);
+}",
+        inputs: -3..=3,
+    },
+    Case {
+        name: "a parameter given a constant sizes an array in the call's instance",
+        source: "int fill(int n, int x) {
+  int t[n];
+  for (int i = 0; i < n; i++) t[i] = x * i;
+  return t[n - 1] + t[1] * (int) sizeof(t);
+}
+int f(int x) { return fill(3, x) + fill(5, x) * 100; }",
+        inputs: -3..=3,
+    },
+    Case {
         name: "recursion in tail position, deeper than inlining goes: a loop",
         source: "int count(int n, int acc) { if (n <= 0) return acc; return count(n - 1, acc + 2); }
 int rot(int n, int a, int b) { if (n <= 0) return a - b; return rot(n - 1, b, a); }

@@ -37,6 +37,17 @@ pub(super) fn assigned_names(body: &Node<Statement>) -> HashSet<String> {
     names.into_inner()
 }
 
+/// Whether a function body calls the function `name` (directly).
+pub(super) fn calls(body: &Node<Statement>, name: &str) -> bool {
+    let mut expressions = Vec::new();
+    statement_expressions(&body.node, &mut expressions);
+    let test = |e: &Expression| {
+        matches!(e, Expression::Call(c)
+            if matches!(&c.node.callee.node, Expression::Identifier(id) if id.node.name == name))
+    };
+    expressions.into_iter().any(|e| any_subexpression(e, &test))
+}
+
 /// What an assignment `name = value` in a function body gives `name`:
 /// an address (`&x`), the value of a name (an array decays to its
 /// address), or something else.

@@ -19,6 +19,7 @@ impl<'a> Lowerer<'a> {
         name: &str,
         args: &[Arg],
         is_main: bool,
+        wanted: Option<CType>,
     ) -> Result<Option<(Term, CType)>> {
         let by_tail = std::mem::take(&mut self.tail_entry);
         let recursive = self.active.iter().any(|a| a == name);
@@ -69,6 +70,7 @@ impl<'a> Lowerer<'a> {
             })
             .unwrap_or_default();
         let assigned = super::alias::assigned_names(&f.statement);
+        let calls_itself = super::alias::calls(&f.statement, name);
         // Integer parameters, while every one is such: then a call of the
         // function itself in tail position can reuse this instance.
         let mut scalars = Some(Vec::new());
@@ -140,6 +142,11 @@ impl<'a> Lowerer<'a> {
                     let var = self.new_var(&format!("{name}::{pname}"), ty);
                     let value = self.num.convert(&mut self.cfa.terms, *value, *from, ty);
                     self.emit(Command::Assign(var, value), p.span);
+                    if !calls_itself && !assigned.contains(&pname) {
+                        if let Ok(c) = Evaluator::new(&self.cfa.terms).eval(value) {
+                            self.fixed.insert(var, c);
+                        }
+                    }
                     if let (Some(params), false) = (&mut scalars, ty.is_pointer()) {
                         params.push((var, ty));
                     } else {
@@ -187,6 +194,12 @@ impl<'a> Lowerer<'a> {
             is_main,
             assigned,
             values: super::alias::assigned_values(&f.statement),
+            wanted: match ret_ty {
+                Some(t) if t.is_pointer() && self.pointee_of(t) == super::heap::Pointee::Void => {
+                    wanted
+                }
+                _ => None,
+            },
         });
         self.collect_labels(&f.statement);
         if let (true, Statement::Compound(items)) = (is_main, &f.statement.node) {
@@ -464,6 +477,8 @@ impl<'a> Lowerer<'a> {
                 Ok(self.no_value())
             }
             (_, Some(f)) => {
+                // Arguments are not what the call's value is converted to.
+                let wanted = self.wanted.take();
                 let mut args = Vec::new();
                 for a in &call.node.arguments {
                     if let Some(target) = self.target_of(a)? {
@@ -494,7 +509,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 self.tail_entry = tail_entry;
-                let ret = self.inline(f, name, &args, false)?;
+                let ret = self.inline(f, name, &args, false, wanted)?;
                 Ok(ret.unwrap_or_else(|| self.no_value()))
             }
             (_, None) => {

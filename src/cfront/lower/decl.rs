@@ -800,7 +800,19 @@ impl<'a> Lowerer<'a> {
 
     /// The value of the term `v` of type `ty`, if it reads no variable.
     pub(super) fn constant_value(&self, v: Term, ty: CType) -> Option<i128> {
-        match Evaluator::new(&self.cfa.terms).eval(v).ok()? {
+        let mut evaluator = Evaluator::new(&self.cfa.terms);
+        let value = match evaluator.eval(v) {
+            Ok(value) => value,
+            // It may read variables that hold one constant (`fixed`).
+            Err(_) if !self.fixed.is_empty() => {
+                for (&var, value) in &self.fixed {
+                    evaluator.set(var, value.clone());
+                }
+                evaluator.eval(v).ok()?
+            }
+            Err(_) => return None,
+        };
+        match value {
             Value::Bv(b) => {
                 let u = i128::from(b.to_u64()?);
                 Some(if ty.signed && b.msb() {

@@ -114,6 +114,39 @@ impl Layout {
         }
     }
 
+    /// The byte offset at which the subobject whose first leaf is the
+    /// object's leaf `leaf` starts, laid out as [`Layout::size_align`] lays
+    /// it out; `None` past the last leaf or inside a union.
+    pub(super) fn leaf_offset(&self, leaf: usize, lp64: bool) -> Option<usize> {
+        match self {
+            Layout::Scalar(_) => (leaf == 0).then_some(0),
+            Layout::Array(element, n) => {
+                let per = element.leaves().max(1);
+                let k = leaf / per;
+                if k >= *n {
+                    return None;
+                }
+                let inner = element.leaf_offset(leaf % per, lp64)?;
+                Some(k * element.size_align(lp64).0 + inner)
+            }
+            Layout::Struct(r) if r.union => (leaf == 0).then_some(0),
+            Layout::Struct(r) => {
+                let (mut start, mut bytes) = (0usize, 0usize);
+                for (_, field) in &r.fields {
+                    let (s, a) = field.size_align(lp64);
+                    bytes = bytes.next_multiple_of(a);
+                    let n = field.leaves();
+                    if leaf < start + n {
+                        return Some(bytes + field.leaf_offset(leaf - start, lp64)?);
+                    }
+                    start += n;
+                    bytes += s;
+                }
+                None
+            }
+        }
+    }
+
     /// The type's name in messages.
     pub(super) fn describe(&self) -> String {
         match self {

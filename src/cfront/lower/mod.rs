@@ -243,6 +243,11 @@ struct Lowerer<'a> {
     /// The pointer type the value being lowered is converted to (`calloc`
     /// gives its object that type at once).
     wanted: Option<CType>,
+    /// Variables that hold one constant while they exist: parameters of an
+    /// inlined call given a constant, which the body neither assigns nor
+    /// takes the address of, of a function that does not call itself (a
+    /// call in tail position would assign them again).
+    fixed: HashMap<Term, Value>,
 }
 
 /// How an enumeration or struct type is named: by its tag, or, without
@@ -270,6 +275,10 @@ struct Frame {
     tail: Option<Tail>,
     /// Whether the caller's `return` returns this call's value as it is.
     by_tail: bool,
+    /// The pointer type the call's value is converted to, where the
+    /// function returns `void *`: an allocation wrapper (`kzalloc`) gives
+    /// `calloc`'s object the caller's type.
+    wanted: Option<CType>,
 }
 
 /// A function's body as a loop: its name, the location after its
@@ -446,6 +455,7 @@ fn lower_to_depth(
         heap: None,
         record_keys: HashMap::new(),
         wanted: None,
+        fixed: HashMap::new(),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -464,7 +474,7 @@ fn lower_to_depth(
         return Err(FrontError::Syntax("no `main` function".into()));
     };
     let end = l.sink;
-    l.inline(main, "main", &[], true)?;
+    l.inline(main, "main", &[], true, None)?;
     let cur = l.cur;
     l.jump(cur, end);
     l.track_memory();

@@ -270,9 +270,11 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// `&e` for an lvalue `e` on the heap: the pointer to the object (or
-    /// array element) it designates. A pointer into a member would need an
-    /// object of the member's type there: refused.
+    /// `&e` for an lvalue `e` on the heap: the pointer to the object, array
+    /// element or member it designates. A member's pointer has the
+    /// member's type while its object has the whole's: it is compared,
+    /// copied and passed, and a dereference of it ends the path with no
+    /// verdict (the type check of `heap_place`).
     pub(super) fn heap_address(
         &mut self,
         e: &'a Node<Expression>,
@@ -283,6 +285,21 @@ impl<'a> Lowerer<'a> {
             (Some(p), [(_, 0)]) if place.layout.leaves() == place.leaves.len() => {
                 let pointee = self.pointee_for(&place.layout, span)?;
                 Ok((p, self.pointer_to(pointee)))
+            }
+            (Some(p), &[(_, leaf)]) => {
+                let lp64 = self.options.lp64;
+                let offset = (self.heap_whole(e))
+                    .filter(|whole| whole.leaves() == place.leaves.len())
+                    .and_then(|whole| whole.leaf_offset(leaf, lp64));
+                let Some(offset) = offset else {
+                    let what = "the address of a member of an object on the heap";
+                    return Err(self.unsupported(span, what));
+                };
+                let pointee = self.pointee_for(&place.layout, span)?;
+                let ty = self.pointer_to(pointee);
+                let ct = CType::int(64, false);
+                let shift = (self.num).constant(&mut self.cfa.terms, (offset as i128) << 32, ct);
+                Ok((self.cfa.terms.mk(Op::BvAdd, &[p, shift]), ty))
             }
             _ => Err(self.unsupported(span, "the address of a member of an object on the heap")),
         }
@@ -295,6 +312,27 @@ impl<'a> Lowerer<'a> {
         let place = self.place(e);
         self.addressing = outer;
         place
+    }
+
+    /// The type of the heap object (or array element) the lvalue `e` lies
+    /// in, as [`Lowerer::on_heap`] finds it.
+    fn heap_whole(&self, e: &Node<Expression>) -> Option<Layout> {
+        match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.pointed_layout(&u.node.operand)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                match self.layout_of(&b.node.lhs) {
+                    Some(Layout::Array(..)) => self.heap_whole(&b.node.lhs),
+                    _ => self.pointed_layout(&b.node.lhs),
+                }
+            }
+            Expression::Member(m) => match m.node.operator.node {
+                MemberOperator::Direct => self.heap_whole(&m.node.expression),
+                MemberOperator::Indirect => self.pointed_layout(&m.node.expression),
+            },
+            _ => None,
+        }
     }
 
     /// The place `*e` (or `e[at]`) for an expression `e` of pointer type.

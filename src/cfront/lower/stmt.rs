@@ -185,7 +185,8 @@ impl<'a> Lowerer<'a> {
                     }
                     self.tail_entry = matches!(e.node, Expression::Call(_));
                 }
-                let wanted = self.frames.last().expect("frame").ret.map(|r| r.1);
+                let frame = self.frames.last().expect("frame");
+                let wanted = frame.wanted.or(frame.ret.map(|r| r.1));
                 let value = match e {
                     Some(e) => {
                         let value = self.expr_for(e, wanted);
