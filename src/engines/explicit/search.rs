@@ -24,6 +24,7 @@ use super::{invariant, trace_verdict, unknown_array, ExplicitStats, Machine, Sta
 use crate::engines::InvariantVerdict;
 use crate::ir::bv::BvValue;
 use crate::ir::cfa::encode::pc_numbers;
+use crate::ir::cfa::liveness::live_variables;
 use crate::ir::cfa::Loc;
 use crate::ir::term::eval::Value;
 use crate::ir::term::normalize::{constant_term, Normalizer};
@@ -87,7 +88,7 @@ impl<'a> Enumerator<'a> {
         loc: Loc,
         state: &State,
         k: usize,
-        to: Loc,
+        (to, live): (Loc, &[bool]),
     ) -> Result<Vec<State>, GaveUp> {
         let ts = self.ts;
         let mut fixed = HashMap::new();
@@ -143,6 +144,11 @@ impl<'a> Enumerator<'a> {
         let mut after = Vec::with_capacity(state.len());
         for (i, s) in ts.states[2..].iter().enumerate() {
             let r = residual[i + 2];
+            if !live[i] {
+                // No later step reads it: one successor for all its values.
+                after.push(After::Unknown);
+                continue;
+            }
             if let Some(c) = constant_value(&self.terms, r) {
                 after.push(After::Known(c));
                 continue;
@@ -246,6 +252,7 @@ pub(super) fn search(
     stats: &mut ExplicitStats,
 ) -> Result<InvariantVerdict, GaveUp> {
     let cfa = machine.cfa;
+    let live = live_variables(cfa);
     let pc: HashMap<Loc, u64> = (pc_numbers(cfa).into_iter())
         .map(|(l, i)| (l, i as u64))
         .collect();
@@ -282,9 +289,18 @@ pub(super) fn search(
                 // every state there, instead of one per input the guard
                 // rules out.
                 _ if to != cfa.error && outgoing[to.0 as usize] == 0 => vec![anywhere.clone()],
-                Ok(Some(n)) => vec![n],
+                Ok(Some(mut n)) => {
+                    // States that differ only where nothing reads are one.
+                    for (v, &l) in n.iter_mut().zip(&live[to.0 as usize]) {
+                        if !l {
+                            *v = None;
+                        }
+                    }
+                    vec![n]
+                }
                 Ok(None) => Vec::new(),
                 Err(Stop::Undetermined(_) | Stop::Nondeterministic(_)) => {
+                    let to = (to, &live[to.0 as usize][..]);
                     match smt.successors(backend, budget, loc, &state, k, to) {
                         Ok(n) => n,
                         Err(why) => break 'search Err(why),

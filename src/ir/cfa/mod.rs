@@ -6,6 +6,7 @@
 pub mod affine;
 pub mod encode;
 pub mod lbe;
+pub mod liveness;
 
 use crate::ir::term::{Term, Terms};
 use std::fmt;
