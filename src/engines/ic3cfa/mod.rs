@@ -1002,7 +1002,10 @@ impl<'a> Engine<'a> {
                 vec![u.terms_mut().eq(pc, value)]
             })
             .collect();
+        // A long path of a large system takes seconds to encode: the
+        // budget is looked at between steps, not only in the solver.
         for part in u.path(&at, &[0]) {
+            self.check_budget()?;
             smt.assert(u.terms(), part);
         }
         match crate::smt::unfold::trace_along(smt.as_mut(), &mut u, locs.len()) {
