@@ -312,15 +312,15 @@ int f(int x) {
     },
     Case {
         name: "heap: an allocation wrapper (calloc of its parameter, returned as `void *`), \
-               members' addresses compared and passed",
+               a pointer's own initializer sizing what it points to, members' addresses compared \
+               and passed",
         source: "void *calloc(unsigned long, unsigned long);
 struct node { int key; struct node *next; int val; };
 void *zalloc(int size, int flags) { (void) flags; return calloc(1, size); }
 int same(struct node **a, struct node **b) { return a == b; }
 int f(int x) {
   struct node *p = zalloc(sizeof(struct node), 1);
-  struct node *q;
-  q = zalloc(sizeof(*q), 0);
+  struct node *q = zalloc(sizeof(*q), 0);
   p->next = q;
   q->key = x;
   int *k = &p->val;

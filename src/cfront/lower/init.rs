@@ -62,6 +62,10 @@ impl<'a> Lowerer<'a> {
         };
         if let Layout::Scalar(ty) = layout {
             let var = self.new_var(name, ty);
+            // The name is in scope in its own initializer (C11 6.2.1p7):
+            // `struct node *n = malloc(sizeof(*n));`.
+            let scope = self.scopes.last_mut().expect("a scope");
+            scope.insert(name.to_string(), Binding::Scalar(var, ty));
             let command = match initializer {
                 Some(i) => Command::Assign(var, self.initializer(i, ty)?),
                 None if zero => Command::Assign(var, self.num.constant(&mut self.cfa.terms, 0, ty)),
