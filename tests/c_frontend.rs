@@ -480,6 +480,43 @@ fn explicit_search_lists_the_states_of_inputs_in_small_ranges() {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
+/// A value drawn each iteration and read by one branch only (the scheduler
+/// of the systemc tasks) is dead after it: the search keeps two successors
+/// per draw, not one per value, so it lists the loop's states (at most
+/// 11 x 11 pairs of `n` and `s`). By hand: `s` counts the nonzero draws
+/// of 10, so `s <= 10` holds (true, proved by the search's states) and
+/// `s <= 9` fails when every draw is nonzero (false, the trace replayed).
+#[test]
+fn explicit_search_forgets_dead_values() {
+    let tmp = std::env::temp_dir().join(format!("invar-dead-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for (bound, code) in [(10, 20), (9, 10)] {
+        let program = format!(
+            "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void) {{}}\n\
+             int main(void) {{\n  int s = 0, n = 0;\n  while (n < 10) {{\n    \
+             int t = __VERIFIER_nondet_int();\n    if (t) s = s + 1;\n    n++;\n  }}\n  \
+             if (!(s <= {bound})) reach_error();\n  return 0;\n}}\n"
+        );
+        let path = tmp.join(format!("dead{bound}.c"));
+        std::fs::write(&path, &program).unwrap();
+        let out = invar(&[
+            "check",
+            path.to_str().unwrap(),
+            "--engine",
+            "explicit",
+            "--timeout",
+            "30",
+            "-v",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(code), "{program}{stderr}");
+        if code == 20 {
+            assert!(stderr.contains("the search ends after"), "{stderr}");
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
 /// Explicit execution (`--engine explicit`): gcd_4 computes gcd(63, 18)
 /// with no input, so its one run proves it, and the states of that run
 /// are the invariant the certificate checker confirms; sum02-1 fails only
