@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn invar(args: &[&str]) -> Output {
@@ -13,6 +13,22 @@ fn invar(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("invar runs")
+}
+
+/// `invar check --engine explicit -v` on the program `source`, written to
+/// `path` first.
+fn explicit_on(path: &Path, source: &str, timeout: &str) -> Output {
+    std::fs::write(path, source).unwrap();
+    let path = path.to_str().unwrap();
+    invar(&[
+        "check",
+        path,
+        "--engine",
+        "explicit",
+        "--timeout",
+        timeout,
+        "-v",
+    ])
 }
 
 fn dir() -> PathBuf {
@@ -451,18 +467,9 @@ fn explicit_search_lists_the_states_of_inputs_in_small_ranges() {
              if (!run(X, Y)) {{ reach_error(); }}\n  return 0;\n}}\n",
             run(claim)
         );
-        let path = tmp.join(format!("p{i}.c"));
-        std::fs::write(&path, &program).unwrap();
-        let out = invar(&[
-            "check",
-            path.to_str().unwrap(),
-            "--engine",
-            "explicit",
-            "--timeout",
-            // Unknown runs the tests after the search to the limit.
-            if expected == "unknown" { "3" } else { "30" },
-            "-v",
-        ]);
+        // Unknown runs the tests after the search to the limit.
+        let timeout = if expected == "unknown" { "3" } else { "30" };
+        let out = explicit_on(&tmp.join(format!("p{i}.c")), &program, timeout);
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let code = match expected {
@@ -497,17 +504,7 @@ fn explicit_search_forgets_dead_values() {
              int t = __VERIFIER_nondet_int();\n    if (t) s = s + 1;\n    n++;\n  }}\n  \
              if (!(s <= {bound})) reach_error();\n  return 0;\n}}\n"
         );
-        let path = tmp.join(format!("dead{bound}.c"));
-        std::fs::write(&path, &program).unwrap();
-        let out = invar(&[
-            "check",
-            path.to_str().unwrap(),
-            "--engine",
-            "explicit",
-            "--timeout",
-            "30",
-            "-v",
-        ]);
+        let out = explicit_on(&tmp.join(format!("dead{bound}.c")), &program, "30");
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(out.status.code(), Some(code), "{program}{stderr}");
         if code == 20 {
