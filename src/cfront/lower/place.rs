@@ -281,28 +281,25 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Result<(Term, CType)> {
         let place = (self.addressed_place(e)?).expect("an lvalue on the heap is a place");
-        match (place.index, &place.at[..]) {
-            (Some(p), [(_, 0)]) if place.layout.leaves() == place.leaves.len() => {
-                let pointee = self.pointee_for(&place.layout, span)?;
-                Ok((p, self.pointer_to(pointee)))
-            }
-            (Some(p), &[(_, leaf)]) => {
-                let lp64 = self.options.lp64;
-                let offset = (self.heap_whole(e))
-                    .filter(|whole| whole.leaves() == place.leaves.len())
-                    .and_then(|whole| whole.leaf_offset(leaf, lp64));
-                let Some(offset) = offset else {
-                    let what = "the address of a member of an object on the heap";
-                    return Err(self.unsupported(span, what));
-                };
-                let pointee = self.pointee_for(&place.layout, span)?;
-                let ty = self.pointer_to(pointee);
-                let ct = CType::int(64, false);
-                let shift = (self.num).constant(&mut self.cfa.terms, (offset as i128) << 32, ct);
-                Ok((self.cfa.terms.mk(Op::BvAdd, &[p, shift]), ty))
-            }
-            _ => Err(self.unsupported(span, "the address of a member of an object on the heap")),
+        // The byte offset of the designated subobject in its object.
+        let offset = match &place.at[..] {
+            [(_, 0)] if place.layout.leaves() == place.leaves.len() => Some(0),
+            &[(_, leaf)] => (self.heap_whole(e))
+                .filter(|whole| whole.leaves() == place.leaves.len())
+                .and_then(|whole| whole.leaf_offset(leaf, self.options.lp64)),
+            _ => None,
+        };
+        let (Some(p), Some(offset)) = (place.index, offset) else {
+            return Err(self.unsupported(span, "the address of a member of an object on the heap"));
+        };
+        let pointee = self.pointee_for(&place.layout, span)?;
+        let ty = self.pointer_to(pointee);
+        if offset == 0 {
+            return Ok((p, ty));
         }
+        let ct = CType::int(64, false);
+        let shift = (self.num).constant(&mut self.cfa.terms, (offset as i128) << 32, ct);
+        Ok((self.cfa.terms.mk(Op::BvAdd, &[p, shift]), ty))
     }
 
     /// The place `e` for its address only (`&e`): no dereference is

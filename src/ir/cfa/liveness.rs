@@ -114,7 +114,7 @@ impl Reads<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::cfa::Edge;
+    use crate::ir::cfa::{Edge, Loc};
     use crate::ir::term::Sort;
 
     /// `t := *; if (t) x := 1 else x := 2; assert(x != 0)`: `t` is live
@@ -166,6 +166,4 @@ mod tests {
         assert_eq!(live[err.0 as usize], vec![false, false]);
         assert_eq!(live[done.0 as usize], vec![false, false]);
     }
-
-    use crate::ir::cfa::Loc;
 }
