@@ -514,6 +514,38 @@ fn explicit_search_forgets_dead_values() {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
+/// A test run that comes back to a state with nothing drawn in between
+/// loops forever: it ends there instead of at the step cap. Every test
+/// that draws one value for both inputs spins in `while (x == y)`, and
+/// only a mixed draw reaches the error (x = 3, y = 4: hand computation).
+/// Without the cycle check each of the pool's few hundred values spins to
+/// the cap of 2^20 steps; with it the runs take a few steps each.
+#[test]
+fn explicit_tests_stop_runs_that_loop_forever() {
+    let tmp = std::env::temp_dir().join(format!("invar-spin-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let program = "extern unsigned int __VERIFIER_nondet_uint(void);\n\
+                   void reach_error(void) {}\n\
+                   int main(void) {\n  unsigned int x = __VERIFIER_nondet_uint();\n  \
+                   unsigned int y = __VERIFIER_nondet_uint();\n  while (x == y) {}\n  \
+                   if (x == 3 && y == 4) reach_error();\n  return 0;\n}\n";
+    let out = explicit_on(&tmp.join("spin.c"), program, "60");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(10), "{stderr}");
+    let steps: u64 = (stderr.lines())
+        .find_map(|l| {
+            l.split(" runs, ")
+                .nth(1)?
+                .split(" steps")
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no step count: {stderr}"));
+    assert!(steps < 1 << 20, "{steps} steps\n{stderr}");
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
 /// Explicit execution (`--engine explicit`): gcd_4 computes gcd(63, 18)
 /// with no input, so its one run proves it, and the states of that run
 /// are the invariant the certificate checker confirms; sum02-1 fails only
