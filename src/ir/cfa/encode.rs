@@ -33,6 +33,25 @@ fn bits_for(n: usize) -> u32 {
     w
 }
 
+/// A symbolic state: the variables whose value differs from the variable
+/// itself (the state at the edge's start), with their values. Kept sparse:
+/// a product line inlines into thousands of variables, and a full map per
+/// command (cloned, sorted, substituted) made encoding quadratic.
+type State = HashMap<Term, Term>;
+
+/// The value of `x` in `state`.
+fn value_of(state: &State, x: Term) -> Term {
+    state.get(&x).copied().unwrap_or(x)
+}
+
+/// `state` with `x` set to `t`.
+fn set(state: &mut State, x: Term, t: Term) {
+    match t == x {
+        true => state.remove(&x),
+        false => state.insert(x, t),
+    };
+}
+
 /// Where in the nest of choices a command runs: (choice, branch) pairs from
 /// the outside in; the top level is choice 0, branched by edge.
 type ChoicePath = Vec<(usize, usize)>;
@@ -82,11 +101,7 @@ impl Encoder<'_> {
 
     /// Executes `command` from `state`, reusing the encoding of an equal
     /// command from the same state in an exclusive branch.
-    fn execute(
-        &mut self,
-        command: &Command,
-        state: &HashMap<Term, Term>,
-    ) -> (Term, HashMap<Term, Term>) {
+    fn execute(&mut self, command: &Command, state: &State) -> (Term, State) {
         if !matches!(command, Command::Seq(_) | Command::Choice(_)) {
             return self.run(command, state);
         }
@@ -116,19 +131,15 @@ impl Encoder<'_> {
 
     /// Executes `command` from `state`: the guard under which it runs and the
     /// variables' values after it.
-    fn run(
-        &mut self,
-        command: &Command,
-        state: &HashMap<Term, Term>,
-    ) -> (Term, HashMap<Term, Term>) {
-        let substitute = |terms: &mut Terms, t: Term, state: &HashMap<Term, Term>| {
-            terms.substitute(&[t], state)[0]
-        };
+    fn run(&mut self, command: &Command, state: &State) -> (Term, State) {
+        let substitute =
+            |terms: &mut Terms, t: Term, state: &State| terms.substitute(&[t], state)[0];
         match command {
             Command::Assume(b) => (substitute(self.terms, *b, state), state.clone()),
             Command::Assign(x, e) => {
                 let mut next = state.clone();
-                next.insert(*x, substitute(self.terms, *e, state));
+                let value = substitute(self.terms, *e, state);
+                set(&mut next, *x, value);
                 (self.terms.bool(true), next)
             }
             Command::Havoc(x) => {
@@ -136,7 +147,7 @@ impl Encoder<'_> {
                 let name = format!("havoc.{}", self.terms.var_name(*x).unwrap_or("v"));
                 let value = self.fresh_input(&name, sort);
                 let mut next = state.clone();
-                next.insert(*x, value);
+                set(&mut next, *x, value);
                 (self.terms.bool(true), next)
             }
             Command::Seq(parts) => {
@@ -161,18 +172,31 @@ impl Encoder<'_> {
                 let width = bits_for(branches.len());
                 let pick = self.fresh_input("choice", Sort::BitVec(width));
                 // Branch i runs when pick = i; the last branch takes the other values.
-                let mut guard = results.last().expect("a choice has branches").0;
-                let mut values = results.last().expect("branches").1.clone();
-                for (i, (g, vals)) in results.iter().enumerate().rev().skip(1) {
-                    let c = self.constant(width, i);
-                    let is_i = self.terms.eq(pick, c);
-                    guard = self.terms.mk(Op::Ite, &[is_i, *g, guard]);
-                    for (x, v) in values.iter_mut() {
-                        let mine = vals[x];
-                        if mine != *v {
-                            *v = self.terms.mk(Op::Ite, &[is_i, mine, *v]);
+                let is: Vec<Term> = (0..results.len())
+                    .map(|i| {
+                        let c = self.constant(width, i);
+                        self.terms.eq(pick, c)
+                    })
+                    .collect();
+                let (mut guard, last) = results.last().expect("a choice has branches");
+                for (i, (g, _)) in results.iter().enumerate().rev().skip(1) {
+                    guard = self.terms.mk(Op::Ite, &[is[i], *g, guard]);
+                }
+                // Only a variable some branch assigns can differ between them.
+                let mut assigned: Vec<Term> =
+                    results.iter().flat_map(|r| r.1.keys()).copied().collect();
+                assigned.sort_unstable();
+                assigned.dedup();
+                let mut values = State::new();
+                for x in assigned {
+                    let mut v = value_of(last, x);
+                    for (i, (_, vals)) in results.iter().enumerate().rev().skip(1) {
+                        let mine = value_of(vals, x);
+                        if mine != v {
+                            v = self.terms.mk(Op::Ite, &[is[i], mine, v]);
                         }
                     }
+                    set(&mut values, x, v);
                 }
                 (guard, values)
             }
@@ -209,10 +233,14 @@ pub fn encode(cfa: &Cfa) -> Ts {
     let edge_width = bits_for(cfa.edges.len().max(1));
     let pick = enc.terms.var("edge", Sort::BitVec(edge_width));
     enc.inputs.push(pick);
-    let identity: HashMap<Term, Term> = cfa.vars.iter().map(|&v| (v, v)).collect();
+    let identity = State::new();
     let mut taken = Vec::new();
     let mut next_pc = enc.constant(pc_width, index[&cfa.error]);
-    let mut next_vars: HashMap<Term, Term> = identity.clone();
+    // Each variable's next value chains only the edges that assign it: the
+    // edge input picks one edge, so the others fall through to the
+    // variable's current value. (A link per edge and variable was 15,794
+    // edges times 3,718 variables for a product line.)
+    let mut next_vars = State::new();
     for (k, e) in cfa.edges.iter().enumerate().rev() {
         // Edges are the branches of choice 0: one is taken per step.
         enc.path = vec![(0, k)];
@@ -224,10 +252,10 @@ pub fn encode(cfa: &Cfa) -> Ts {
         taken.push(enc.terms.and_all(&[is_k, at_from, guard]));
         let to = enc.constant(pc_width, index[&e.to]);
         next_pc = enc.terms.mk(Op::Ite, &[is_k, to, next_pc]);
-        for (x, v) in next_vars.iter_mut() {
-            let mine = values[x];
-            if mine != *v {
-                *v = enc.terms.mk(Op::Ite, &[is_k, mine, *v]);
+        for (&x, &mine) in &values {
+            let v = value_of(&next_vars, x);
+            if mine != v {
+                next_vars.insert(x, enc.terms.mk(Op::Ite, &[is_k, mine, v]));
             }
         }
     }
@@ -256,7 +284,7 @@ pub fn encode(cfa: &Cfa) -> Ts {
             var: v,
             next_var: None,
             init: None,
-            next: Some(next_vars[&v]),
+            next: Some(value_of(&next_vars, v)),
         });
     }
     ts.inputs = inputs;

@@ -6,7 +6,7 @@
 //! encoding keeps unassigned variables on each branch).
 
 use super::{Cfa, Command, Edge, Loc};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Sizes before and after.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,52 +31,174 @@ impl Default for LbeOptions {
     }
 }
 
-fn degrees(cfa: &Cfa) -> (HashMap<Loc, usize>, HashMap<Loc, usize>) {
-    let (mut indeg, mut outdeg) = (HashMap::new(), HashMap::new());
-    for e in &cfa.edges {
-        *outdeg.entry(e.from).or_default() += 1;
-        *indeg.entry(e.to).or_default() += 1;
-    }
-    (indeg, outdeg)
-}
-
 /// Applies large-block encoding to `cfa` in place.
 pub fn large_block_encoding(cfa: &mut Cfa, options: LbeOptions) -> LbeStats {
     let before = (cfa.live_locations().len(), cfa.edges.len());
     // Error sink: nothing after the error location matters.
     let error = cfa.error;
     cfa.edges.retain(|e| e.from != error);
-    while choice(cfa) || sequence(cfa, options.advanced) {}
+    let mut graph = Graph::new(cfa, options.advanced);
+    // The rules in a fixed order: the choice rule on the smallest pair of
+    // locations with parallel edges, else the sequence rule on the
+    // smallest location it applies to (the basic rule before the advanced
+    // one). Degrees and candidates are kept up to date edge by edge: found
+    // by scanning every edge per rule, a product line's 3,333 lines (about
+    // 10,000 edges) were not encoded in 90 s.
+    loop {
+        if let Some(&(from, to)) = graph.parallel.first() {
+            graph.choice(from, to);
+        } else if let Some(&l) = graph.basic.first().or(graph.advanced.first()) {
+            graph.sequence(l);
+        } else {
+            break;
+        }
+    }
+    cfa.edges = graph.edges.into_iter().flatten().collect();
     LbeStats {
         before,
         after: (cfa.live_locations().len(), cfa.edges.len()),
     }
 }
 
-/// The choice rule: parallel edges become one edge with a choice.
-fn choice(cfa: &mut Cfa) -> bool {
-    let mut groups: HashMap<(Loc, Loc), Vec<usize>> = HashMap::new();
-    for (i, e) in cfa.edges.iter().enumerate() {
-        groups.entry((e.from, e.to)).or_default().push(i);
+/// The automaton's edges as the rules rewrite them: an edge removed is
+/// `None` (so that the others keep their order, the order the encoding
+/// numbers them in), one added goes last.
+struct Graph {
+    edges: Vec<Option<Edge>>,
+    /// Per location, the edges into and out of it (removed ones too,
+    /// dropped when next read), in order.
+    into: Vec<Vec<usize>>,
+    out: Vec<Vec<usize>>,
+    indeg: Vec<usize>,
+    outdeg: Vec<usize>,
+    self_loops: Vec<usize>,
+    /// Live edges per pair of locations, and the pairs with more than one.
+    pairs: HashMap<(Loc, Loc), usize>,
+    parallel: BTreeSet<(Loc, Loc)>,
+    /// Locations the basic and the advanced sequence rule apply to.
+    basic: BTreeSet<Loc>,
+    advanced: BTreeSet<Loc>,
+    with_advanced: bool,
+    init: Loc,
+    error: Loc,
+}
+
+impl Graph {
+    fn new(cfa: &mut Cfa, with_advanced: bool) -> Graph {
+        let n = cfa.labels.len();
+        let mut graph = Graph {
+            edges: Vec::new(),
+            into: vec![Vec::new(); n],
+            out: vec![Vec::new(); n],
+            indeg: vec![0; n],
+            outdeg: vec![0; n],
+            self_loops: vec![0; n],
+            pairs: HashMap::new(),
+            parallel: BTreeSet::new(),
+            basic: BTreeSet::new(),
+            advanced: BTreeSet::new(),
+            with_advanced,
+            init: cfa.init,
+            error: cfa.error,
+        };
+        for e in std::mem::take(&mut cfa.edges) {
+            graph.add(e);
+        }
+        graph
     }
-    let Some(((from, to), indices)) = groups
-        .into_iter()
-        .filter(|(_, v)| v.len() > 1)
-        .min_by_key(|(k, _)| *k)
-    else {
-        return false;
-    };
-    let branches = (indices.iter())
-        .map(|&i| cfa.edges[i].command.clone().into_sequence())
-        .collect();
-    let merged = factor(branches);
-    let mut k = 0;
-    cfa.edges.retain(|_| {
-        k += 1;
-        !indices.contains(&(k - 1))
-    });
-    cfa.add_edge(from, merged, to);
-    true
+
+    fn add(&mut self, e: Edge) {
+        let (from, to) = (e.from, e.to);
+        let k = self.edges.len();
+        self.edges.push(Some(e));
+        self.out[from.0 as usize].push(k);
+        self.into[to.0 as usize].push(k);
+        self.outdeg[from.0 as usize] += 1;
+        self.indeg[to.0 as usize] += 1;
+        if from == to {
+            self.self_loops[from.0 as usize] += 1;
+        }
+        let count = self.pairs.entry((from, to)).or_default();
+        *count += 1;
+        if *count == 2 {
+            self.parallel.insert((from, to));
+        }
+        self.touch(from);
+        self.touch(to);
+    }
+
+    fn remove(&mut self, k: usize) -> Edge {
+        let e = self.edges[k].take().expect("a live edge");
+        let (from, to) = (e.from, e.to);
+        self.outdeg[from.0 as usize] -= 1;
+        self.indeg[to.0 as usize] -= 1;
+        if from == to {
+            self.self_loops[from.0 as usize] -= 1;
+        }
+        let count = self.pairs.get_mut(&(from, to)).expect("counted");
+        *count -= 1;
+        if *count == 1 {
+            self.parallel.remove(&(from, to));
+        }
+        self.touch(from);
+        self.touch(to);
+        e
+    }
+
+    /// Brings the rules' candidate sets up to date for `l`.
+    fn touch(&mut self, l: Loc) {
+        let (i, o) = (self.indeg[l.0 as usize], self.outdeg[l.0 as usize]);
+        let open = l != self.init && l != self.error && self.self_loops[l.0 as usize] == 0;
+        match open && i == 1 && o >= 1 {
+            true => self.basic.insert(l),
+            false => self.basic.remove(&l),
+        };
+        // The advanced rule only where it does not multiply edges (i·o ≤ i+o):
+        // composing every incoming with every outgoing command copies them,
+        // and on soft_float_1-1 the unrestricted rule grew a 70 MB export.
+        match self.with_advanced && open && i > 1 && o > 1 && i * o <= i + o {
+            true => self.advanced.insert(l),
+            false => self.advanced.remove(&l),
+        };
+    }
+
+    /// The live edges of a location's list, in order.
+    fn live(edges: &[Option<Edge>], list: &mut Vec<usize>) -> Vec<usize> {
+        list.retain(|&k| edges[k].is_some());
+        list.clone()
+    }
+
+    /// The choice rule on the parallel edges from `from` to `to`.
+    fn choice(&mut self, from: Loc, to: Loc) {
+        let mut indices = Graph::live(&self.edges, &mut self.out[from.0 as usize]);
+        indices.retain(|&k| self.edges[k].as_ref().is_some_and(|e| e.to == to));
+        let branches = (indices.into_iter())
+            .map(|k| self.remove(k).command.into_sequence())
+            .collect();
+        self.add(Edge {
+            from,
+            command: factor(branches),
+            to,
+        });
+    }
+
+    /// The sequence rule (or the advanced one) on `l`: the location
+    /// disappears and each incoming edge is composed with each outgoing one.
+    fn sequence(&mut self, l: Loc) {
+        let incoming = Graph::live(&self.edges, &mut self.into[l.0 as usize]);
+        let outgoing = Graph::live(&self.edges, &mut self.out[l.0 as usize]);
+        let incoming: Vec<Edge> = incoming.into_iter().map(|k| self.remove(k)).collect();
+        let outgoing: Vec<Edge> = outgoing.into_iter().map(|k| self.remove(k)).collect();
+        for a in &incoming {
+            for b in &outgoing {
+                self.add(Edge {
+                    from: a.from,
+                    command: a.command.clone().then(b.command.clone()),
+                    to: b.to,
+                });
+            }
+        }
+    }
 }
 
 /// The choice among `branches` (each a sequence of commands), with shared
@@ -150,46 +272,4 @@ fn factor(branches: Vec<Vec<Command>>) -> Command {
         1 => seq.pop().expect("one"),
         _ => Command::Seq(seq),
     }
-}
-
-/// The sequence rule (one incoming edge) or, if allowed, the advanced
-/// sequence rule (several incoming and several outgoing edges): the location
-/// disappears and each incoming edge is composed with each outgoing one.
-fn sequence(cfa: &mut Cfa, advanced: bool) -> bool {
-    let (indeg, outdeg) = degrees(cfa);
-    let eligible = |l: Loc, basic: bool| {
-        let (i, o) = (
-            indeg.get(&l).copied().unwrap_or(0),
-            outdeg.get(&l).copied().unwrap_or(0),
-        );
-        let self_loop = cfa.edges.iter().any(|e| e.from == l && e.to == l);
-        // The advanced rule only where it does not multiply edges (i·o ≤ i+o):
-        // composing every incoming with every outgoing command copies them,
-        // and on soft_float_1-1 the unrestricted rule grew a 70 MB export.
-        let degrees_fit = if basic {
-            i == 1 && o >= 1
-        } else {
-            i > 1 && o > 1 && i * o <= i + o
-        };
-        l != cfa.init && l != cfa.error && !self_loop && degrees_fit
-    };
-    let locations = || (0..cfa.labels.len() as u32).map(Loc);
-    // The basic rule first: it never adds edges; the advanced one may.
-    let candidate = locations().find(|&l| eligible(l, true)).or_else(|| {
-        if advanced {
-            locations().find(|&l| eligible(l, false))
-        } else {
-            None
-        }
-    });
-    let Some(l) = candidate else { return false };
-    let incoming: Vec<Edge> = cfa.edges.iter().filter(|e| e.to == l).cloned().collect();
-    let outgoing: Vec<Edge> = cfa.edges.iter().filter(|e| e.from == l).cloned().collect();
-    cfa.edges.retain(|e| e.from != l && e.to != l);
-    for a in &incoming {
-        for b in &outgoing {
-            cfa.add_edge(a.from, a.command.clone().then(b.command.clone()), b.to);
-        }
-    }
-    true
 }
