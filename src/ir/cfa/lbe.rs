@@ -42,8 +42,8 @@ pub fn large_block_encoding(cfa: &mut Cfa, options: LbeOptions) -> LbeStats {
     // locations with parallel edges, else the sequence rule on the
     // smallest location it applies to (the basic rule before the advanced
     // one). Degrees and candidates are kept up to date edge by edge: found
-    // by scanning every edge per rule, a product line's 3,333 lines (about
-    // 10,000 edges) were not encoded in 90 s.
+    // by scanning every edge per rule, a product line's 56,637 edges (once
+    // inlined) were not encoded in 90 s.
     loop {
         if let Some(&(from, to)) = graph.parallel.first() {
             graph.choice(from, to);
