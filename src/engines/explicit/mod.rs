@@ -550,25 +550,25 @@ impl Walk<'_> {
         // A test run that comes back to a state with nothing drawn since
         // loops forever (hardu's doubling `d` wraps to 0 and stays there):
         // Brent's cycle detection, a snapshot taken after windows of
-        // doubling length, started afresh by a draw or branch choice.
+        // doubling length, started afresh by a draw or branch choice (and
+        // none taken while every step draws).
         let mut snapshot: (Loc, Vec<S::Slot>) = (loc, Vec::new());
-        let (mut snapshot_at, mut window, mut snapshot_used) = (0u64, 1u64, u64::MAX);
+        let (mut snapshot_at, mut window, mut drawn) = (0u64, 1u64, 0u64);
+        let mut have_snapshot = false;
         loop {
             if loc == self.cfa.error {
                 return Ok(End::Error);
             }
             if let Some(d) = draws.as_deref() {
-                if snapshot_used == d.used && snapshot.0 == loc && snapshot.1 == state {
+                if d.used != drawn {
+                    (drawn, snapshot_at, window, have_snapshot) = (d.used, steps, 1, false);
+                } else if have_snapshot && snapshot.0 == loc && snapshot.1 == state {
                     return Ok(End::Safe);
                 }
-                if snapshot_used != d.used {
-                    window = 1;
-                }
-                if snapshot_used != d.used || steps - snapshot_at >= window {
+                if steps - snapshot_at >= window {
                     snapshot.0 = loc;
                     snapshot.1.clone_from(&state);
-                    (snapshot_at, snapshot_used) = (steps, d.used);
-                    window = window.saturating_mul(2);
+                    (snapshot_at, window, have_snapshot) = (steps, window.saturating_mul(2), true);
                 }
             }
             if !testing {

@@ -172,7 +172,7 @@ impl Encoder<'_> {
                 let width = bits_for(branches.len());
                 let pick = self.fresh_input("choice", Sort::BitVec(width));
                 // Branch i runs when pick = i; the last branch takes the other values.
-                let is: Vec<Term> = (0..results.len())
+                let is: Vec<Term> = (0..results.len() - 1)
                     .map(|i| {
                         let c = self.constant(width, i);
                         self.terms.eq(pick, c)
